@@ -1,0 +1,302 @@
+/*
+ * morph.h - malleable MPI applications.
+ *
+ * A morph context sits on top of MPI. The application keeps using plain MPI
+ * on the communicator that morph_comm() returns, registers the data that
+ * must follow the processes, and calls morph_point() once per iteration.
+ * When the launcher (`morph run`) or the resource manager (morphd) decides a
+ * new size, every process enters the adaptation window inside
+ * morph_point(): joiners are created, registered data is redistributed,
+ * leavers hand their data over and stop, and the job continues on a new
+ * communicator.
+ *
+ *     MPI_Init(&argc, &argv);
+ *     morph_ctx *m;
+ *     morph_open(MPI_COMM_WORLD, NULL, &m);
+ *     morph_data_replicated(m, "iter", &iter, 1, MPI_INT);
+ *     morph_data_block(m, "x", (void **)&x, n, MPI_DOUBLE);
+ *     if (morph_get_status(m) == MORPH_NEW)
+ *       init(x, ...);
+ *     for (; iter < steps; iter++) {
+ *       morph_point(m, &st);
+ *       if (st == MORPH_LEAVING)
+ *         break;
+ *       compute(morph_comm(m), x, morph_local_count(m, "x"));
+ *     }
+ *     return morph_finalize(m);
+ *
+ * Error contract. Every function returning int returns MORPH_OK (0) or a
+ * negative code of morph/error.h. On error the context keeps a message
+ * (morph_errmsg) saying what failed and why, and the function's entry below
+ * states what it left behind. morph never calls MPI_Abort or exit() on its
+ * own account; the single place where a process ends inside morph is
+ * morph_finalize() of a leaving process, documented there.
+ *
+ * Collective calls. "All processes" means every process of the context's
+ * current communicator, in the same order, with the same arguments unless
+ * stated otherwise. A joiner counts as a member from morph_open() on.
+ *
+ * Threads. A context is used by one thread at a time. The live mechanism's
+ * spawn time limit needs MPI_THREAD_MULTIPLE (see morph_options); without
+ * it the spawn has no time limit and morph says so once.
+ */
+#ifndef MORPH_H
+#define MORPH_H
+
+#include <mpi.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "morph/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MORPH_VERSION_MAJOR 0
+#define MORPH_VERSION_MINOR 1
+
+typedef struct morph_ctx morph_ctx;
+
+/* Where a process stands, after the papers (Elastic MPI thesis, ch. 3).
+ * NEW: started with the job; initialise your data.
+ * JOINING: created by a reconfiguration (or restarted by a relaunch); do not
+ *   initialise: registered data arrives at the first morph_point().
+ * STAYING: was here before the last morph_point() and still is.
+ * LEAVING: the last morph_point() handed this process's data over; stop
+ *   computing and call morph_finalize(). */
+typedef enum morph_status {
+  MORPH_NEW,
+  MORPH_JOINING,
+  MORPH_STAYING,
+  MORPH_LEAVING
+} morph_status;
+
+/* How a reconfiguration is carried out.
+ * LIVE: MPI_Comm_spawn only the joiners, merge, redistribute in memory;
+ *   leavers hand over their data and end. Needs dynamic processes.
+ * RELAUNCH: checkpoint registered data with MPI-IO in global order, end the
+ *   job, let the launcher start it again at the new size, restore.
+ *   Works with any MPI.
+ * AUTO: LIVE where dynamic processes work, RELAUNCH otherwise. */
+typedef enum morph_mechanism {
+  MORPH_MECH_AUTO,
+  MORPH_MECH_LIVE,
+  MORPH_MECH_RELAUNCH
+} morph_mechanism;
+
+/* Options of morph_open(). Initialise with morph_options_init(), then set
+ * what you need. Every field has a documented variable that overrides the
+ * default (not an explicit setting) so a launcher can tune a job without
+ * recompiling; the variable is named after the field (MORPH_MIN, ...). */
+typedef struct morph_options {
+  int min_procs;           /* MORPH_MIN: at least this many (default 1) */
+  int max_procs;           /* MORPH_MAX: at most this many (default: no limit,
+                              0) */
+  int pref_procs;          /* MORPH_PREF: preferred size (0: none) */
+  double sched_period;     /* MORPH_PERIOD: seconds between two checks for a
+                              decision (0: no time inhibitor) */
+  int sched_iterations;    /* MORPH_ITERATIONS: iterations between two checks
+                              (0 or 1: every iteration) */
+  morph_mechanism mechanism; /* MORPH_MECHANISM: auto | live | relaunch */
+  double step_timeout;     /* MORPH_STEP_TIMEOUT: time limit in seconds of
+                              each step of a reconfiguration (default 30) */
+  double spawn_pause;      /* MORPH_SPAWN_PAUSE: seconds to wait before each
+                              spawn (default 0.5 under Open MPI, see
+                              docs/runtime.md) */
+  const char *socket_path; /* MORPH_SOCKET: launcher or daemon socket (NULL:
+                              standalone, no decisions arrive) */
+  const char *checkpoint_dir; /* MORPH_CHECKPOINT_DIR: relaunch checkpoints
+                              (default /dev/shm, else /tmp) */
+} morph_options;
+
+/* Fills *opts with the defaults. Never fails. */
+void morph_options_init(morph_options *opts);
+
+/*
+ * Opens a malleable context on top of `comm` (normally MPI_COMM_WORLD).
+ * All processes, collective. MPI must be initialised. The context duplicates
+ * `comm`; the application then uses morph_comm().
+ *
+ * A process started by a live expansion, or by the relaunch of a job, finds
+ * out here that it is joining: morph_get_status() returns MORPH_JOINING, and its
+ * registered data is filled in at its first morph_point().
+ *
+ * opts: NULL for the defaults. The strings it points to are copied.
+ * Errors: MORPH_EINVAL (ctx NULL, min > max, pref outside [min, max], size
+ *   of comm outside [min, max]); MORPH_ECONN (socket_path given but the
+ *   launcher does not answer); MORPH_EMPI; MORPH_ENOMEM; MORPH_EIO (a
+ *   relaunch checkpoint cannot be read). On error *ctx is NULL, nothing is
+ *   left allocated, and the message is printed to stderr by rank 0 because
+ *   there is no context to hold it.
+ */
+int morph_open(MPI_Comm comm, const morph_options *opts, morph_ctx **ctx);
+
+/*
+ * Closes the context, tells the launcher how the job ended and finalizes
+ * MPI. All processes, collective among those not leaving; replaces the
+ * application's MPI_Finalize(). Returns the value `main` should return:
+ * 0 on success, 1 after an error.
+ *
+ * A LEAVING process of a live shrink does not return: under Open MPI a
+ * process of a running job cannot finalize alone (MPI_Finalize is a
+ * job-wide fence), so morph disconnects it from the job and ends it with
+ * exit status 0, which frees its slot at once. Every other process returns.
+ */
+int morph_finalize(morph_ctx *ctx);
+
+/* The communicator of the current processes. It changes at a
+ * reconfiguration: fetch it again after each morph_point(). */
+MPI_Comm morph_comm(const morph_ctx *ctx);
+
+/* This process's rank and the number of processes in morph_comm(). Staying
+ * processes keep their rank across a reconfiguration; joiners get the
+ * highest ranks. */
+int morph_rank(const morph_ctx *ctx);
+int morph_size(const morph_ctx *ctx);
+
+/* This process's status (see morph_status). */
+morph_status morph_get_status(const morph_ctx *ctx);
+
+/* Number of morph_point() calls of the job so far, carried across
+ * reconfigurations and relaunches (joiners get the job's count). */
+int64_t morph_iteration(const morph_ctx *ctx);
+
+/* The message of the last failure on this context ("" if none). */
+const char *morph_errmsg(const morph_ctx *ctx);
+
+/*
+ * Changes the malleability limits at run time (e.g. per program phase) and
+ * tells the launcher. All processes, same values. pref 0 means none.
+ * Errors: MORPH_EINVAL (min < 1, max < min with max != 0, pref outside
+ *   [min, max]): limits unchanged. MORPH_ECONN: limits changed locally, the
+ *   launcher could not be told.
+ */
+int morph_set_limits(morph_ctx *ctx, int min_procs, int max_procs, int pref_procs);
+
+/*
+ * Sets DMRlib's two inhibitors: at least `period` seconds and at least
+ * `iterations` iterations between two checks for a decision. All processes,
+ * same values. Errors: MORPH_EINVAL (negative values): unchanged.
+ */
+int morph_set_inhibitors(morph_ctx *ctx, double period, int iterations);
+
+/*
+ * Registered data. All processes register the same names, kinds, types and
+ * global sizes in the same order, before their first morph_point(); the
+ * first reconfiguration checks this and fails with MORPH_EMISMATCH (old size
+ * kept) if they differ. Names are unique per context (MORPH_EEXIST).
+ * `type` must be a committed datatype that stays valid while registered;
+ * element sizes are taken from its extent.
+ */
+
+/* Data every process holds a full copy of (the step counter, parameters,
+ * small user state). At a reconfiguration rank 0's copy is sent to the
+ * joiners. `buf` stays owned by the caller. */
+int morph_data_replicated(morph_ctx *ctx, const char *name, void *buf, int count,
+                          MPI_Datatype type);
+
+/*
+ * A 1-D array of `global_count` elements split in contiguous blocks: rank r
+ * of P owns elements [r*G/P, (r+1)*G/P) (sizes differ by at most one; zero-
+ * length parts allowed). morph allocates the local part and stores its
+ * address in *buf; after every reconfiguration *buf points to the new local
+ * part (the old one is freed). Initial contents are zero for NEW processes.
+ * Errors: MORPH_EINVAL, MORPH_EEXIST, MORPH_ENOMEM (nothing registered).
+ */
+int morph_data_block(morph_ctx *ctx, const char *name, void **buf, int64_t global_count,
+                     MPI_Datatype type);
+
+/* Like morph_data_block, but distributed block-cyclically: block b (of
+ * `block` elements, the last may be shorter) belongs to rank b mod P and
+ * the local part holds a rank's blocks in increasing order. */
+int morph_data_block_cyclic(morph_ctx *ctx, const char *name, void **buf, int64_t global_count,
+                            int64_t block, MPI_Datatype type);
+
+/*
+ * An array whose local length differs per process (particles, work items).
+ * The global sequence is the concatenation of the local parts in rank
+ * order; a reconfiguration keeps that order and rebalances it in blocks as
+ * morph_data_block does. *count is the local length: set it before
+ * morph_point() (the local part may grow or shrink between iterations; the
+ * caller then reallocates *buf with malloc/realloc, which morph frees), and
+ * morph updates it with *buf after a reconfiguration.
+ */
+int morph_data_varcount(morph_ctx *ctx, const char *name, void **buf, int64_t *count,
+                        MPI_Datatype type);
+
+/* Irregular state the application packs itself. At a reconfiguration every
+ * process of the old size calls pack(); the blob of old rank r is delivered
+ * to new rank r mod N (a staying process gets its own back), and every
+ * process of the new size calls unpack() with the blobs it received, in old-
+ * rank order (possibly none). pack() returns 0 or a negative morph code and
+ * hands over a malloc'ed buffer that morph frees. */
+typedef struct morph_callbacks {
+  int (*pack)(void *arg, void **blob, size_t *len);
+  int (*unpack)(void *arg, int nblobs, void *const *blobs, const size_t *lens);
+  void *arg;
+} morph_callbacks;
+int morph_data_callbacks(morph_ctx *ctx, const char *name, const morph_callbacks *cb);
+
+/* Local element count and global offset of the first local element of a
+ * block, block-cyclic or varcount registration (-1 if no such name). For
+ * block-cyclic data the offset is that of the first local block. */
+int64_t morph_local_count(const morph_ctx *ctx, const char *name);
+int64_t morph_local_offset(const morph_ctx *ctx, const char *name);
+
+/*
+ * The reconfiguration point. All processes, once per iteration, at a place
+ * where registered data is consistent. Cheap when nothing is pending: under
+ * an inhibitor it only decrements a counter; otherwise rank 0 polls the
+ * launcher socket and broadcasts the answer.
+ *
+ * When a decision is pending, every process enters the adaptation window:
+ * joiners are spawned (live) or the job is checkpointed (relaunch),
+ * registered data is redistributed, the step counter and replicated data
+ * reach the joiners, and the launcher is told the outcome with the
+ * per-phase report (morph_last_report).
+ *
+ * *status receives this process's status after the point: MORPH_STAYING
+ * (fetch morph_comm(), rank and size again if morph_last_report() says a
+ * reconfiguration happened), MORPH_JOINING on a joiner's first point (its
+ * data has just arrived), or MORPH_LEAVING.
+ *
+ * A reconfiguration that fails or times out is rolled back: every process
+ * keeps its old communicator, rank and data, the failure is logged and
+ * reported to the launcher, and morph_point() returns MORPH_OK with status
+ * MORPH_STAYING; morph_last_report() gives the reason (outcome != 0).
+ * Errors (returned): MORPH_ESTATE (called after LEAVING), MORPH_EMPI (the
+ * communicator itself failed; the job cannot continue safely).
+ */
+int morph_point(morph_ctx *ctx, morph_status *status);
+
+/* Report of one reconfiguration attempt. Times in seconds, measured on
+ * rank 0; bytes_moved is the total over all processes. */
+typedef struct morph_report {
+  int seq;                   /* 1 for the job's first reconfiguration; 0 if
+                                none yet */
+  int old_size, new_size;    /* new_size == old_size after a rollback */
+  int requested_size;        /* what the decision asked for */
+  morph_mechanism mechanism; /* LIVE or RELAUNCH */
+  int outcome;               /* MORPH_OK or the error that rolled it back */
+  int64_t iteration;         /* morph_iteration() at the point */
+  double t_decision;         /* from the decision's arrival to its broadcast */
+  double t_spawn;            /* spawn + merge (live), checkpoint (relaunch) */
+  double t_redist;           /* data redistribution (restore after relaunch) */
+  double t_commit;           /* agreement, new communicator, leavers gone */
+  int64_t bytes_moved;
+  char message[256];         /* what happened, for people */
+} morph_report;
+
+/* Copies the report of the last reconfiguration attempt into *out.
+ * Errors: MORPH_EINVAL (NULL argument). */
+int morph_last_report(const morph_ctx *ctx, morph_report *out);
+
+/* Text name of a status or mechanism ("STAYING", "live"). Never NULL. */
+const char *morph_status_name(morph_status st);
+const char *morph_mechanism_name(morph_mechanism mech);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* MORPH_H */

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs every Debian package morph needs. Idempotent and non-interactive:
+# it installs only what is missing and does nothing when all is there.
+set -euo pipefail
+
+PACKAGES=(
+  build-essential cmake pkg-config
+  openmpi-bin libopenmpi-dev          # the MPI with dynamic processes (live)
+  mpich libmpich-dev                  # second MPI: relaunch mechanism
+  libjansson-dev                      # protocol and workload JSON
+  libsqlite3-dev sqlite3              # morphd journal
+  gnuplot-nox                         # plots
+  libscotch-dev                       # process mapping
+  libcmocka-dev                       # unit tests
+  procps psmisc                       # pgrep/pkill/killall used by tests
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all ${#PACKAGES[@]} packages present"
+  exit 0
+fi
+echo "setup: installing ${missing[*]}"
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
