@@ -80,6 +80,8 @@ typedef struct morph_model {
   double data_bytes; /* state redistributed when the job is resized */
   double inhibit_s;  /* DMRlib scheduling period: no resize within this many
                         seconds of the previous check (0: every point) */
+  int iterations;    /* reconfiguration points over the whole job: a resize
+                        can happen only at an iteration end (0: anytime) */
 } morph_model;
 
 /* Seconds the whole job takes at a constant size n >= 1 (TABLE: log-log
