@@ -24,58 +24,7 @@
 
 #include <mpi.h>
 
-enum morph__dist_kind {
-  MORPH__DIST_BLOCK,        /* rank r of P owns [r*G/P, (r+1)*G/P) */
-  MORPH__DIST_BLOCK_CYCLIC, /* block b of `block` elements -> rank b mod P */
-  MORPH__DIST_VARCOUNT      /* arbitrary counts per rank, concatenated in
-                               rank order; the new layout is BLOCK */
-};
-
-typedef struct morph__dist {
-  enum morph__dist_kind kind;
-  int64_t global;        /* total number of elements */
-  int64_t block;         /* block size (BLOCK_CYCLIC only), >= 1 */
-} morph__dist;
-
-/* Number of elements rank `rank` of `nprocs` owns (BLOCK and BLOCK_CYCLIC). */
-int64_t morph__dist_count(const morph__dist *d, int rank, int nprocs);
-
-/* Global index of the first element rank `rank` owns (BLOCK), or of its first
- * block (BLOCK_CYCLIC); equals `global` for an empty part at the end. */
-int64_t morph__dist_offset(const morph__dist *d, int rank, int nprocs);
-
-/* One contiguous run of elements that moves from an old owner to a new one:
- * `count` elements starting at local index `src_index` in the sender's old
- * part, landing at local index `dst_index` in the receiver's new part. */
-typedef struct morph__slice {
-  int peer;          /* the other side: new rank (send list) or old rank
-                        (receive list) */
-  int64_t src_index;
-  int64_t dst_index;
-  int64_t count;
-} morph__slice;
-
-/*
- * The plan of one process: the slices it sends (as old rank `me`, if
- * me < old_n) and receives (as new rank `me`, if me < new_n), each list
- * sorted by peer then index. Slices with peer == me are local copies.
- * For VARCOUNT, `old_counts` gives the M old local lengths (ignored
- * otherwise, may be NULL).
- * Errors: MORPH_EINVAL (bad sizes), MORPH_ENOMEM. On error nothing is left
- * allocated.
- */
-typedef struct morph__plan {
-  morph__slice *send;
-  size_t nsend;
-  morph__slice *recv;
-  size_t nrecv;
-  int64_t new_count; /* local length of this process's new part (0 if not a
-                        new owner) */
-} morph__plan;
-
-int morph__plan_build(const morph__dist *d, const int64_t *old_counts, int old_n, int new_n,
-                      int me, morph__plan *plan);
-void morph__plan_free(morph__plan *plan);
+#include "redist/plan.h"
 
 /*
  * Executes a plan over comm. Elements are `elem_size` bytes described by

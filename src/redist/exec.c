@@ -1,0 +1,242 @@
+/*
+ * Executes a plan: memcpy for the slices a process keeps, point-to-point
+ * non-blocking messages for the slices that change owner, then MPI_Testall
+ * until done or the deadline.
+ *
+ * Why bytes: the header promises a contiguous type of extent elem_size, and
+ * morph runs on homogeneous clusters, so the bytes of an element are the
+ * element. Sending MPI_BYTE works for any user struct (padding included, as
+ * memcpy does for the local part), never needs the user's type map, and
+ * lets one message carry many slices as an hindexed type of bytes.
+ *
+ * Why one message stream per peer: all slices between two processes travel
+ * in as few messages as possible (one, unless it exceeds MSG_MAX bytes), so
+ * block-cyclic plans with thousands of slices cost as many messages as
+ * block plans. The stream is cut every MSG_MAX bytes, which keeps every
+ * count and type size below INT_MAX without MPI-4 large counts (Open MPI
+ * 4.1 has none); both sides cut at the same byte offsets, and MPI's
+ * non-overtaking rule pairs the pieces in order.
+ */
+#include "redist/redist.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/clock.h"
+#include "morph/error.h"
+
+#define MSG_MAX ((int64_t)1 << 30)
+
+/* The requests of one execution and the message being assembled. */
+typedef struct xfer {
+  MPI_Comm comm;
+  int tag;
+  int64_t es;
+  MPI_Request *reqs;
+  MPI_Status *stats; /* real statuses: MPICH's MPI_STATUSES_IGNORE trips
+                        gcc 12's -Wstringop-overflow */
+  int nreqs;
+  int *seg_len; /* segments of the message being built, in bytes */
+  MPI_Aint *seg_disp;
+  int nseg;
+  int64_t msg_bytes;
+} xfer;
+
+/* Counts the messages a slice list needs and its longest run of slices
+ * to one remote peer (the most segments one message can have). */
+static int64_t count_messages(const morph__slice *v, size_t n, int me, int64_t es,
+                              size_t *max_run)
+{
+  int64_t msgs = 0;
+  for (size_t i = 0, j; i < n; i = j) {
+    int64_t bytes = 0;
+    for (j = i; j < n && v[j].peer == v[i].peer; j++)
+      bytes += v[j].count * es;
+    if (v[i].peer == me || bytes == 0)
+      continue;
+    msgs += (bytes + MSG_MAX - 1) / MSG_MAX;
+    if (j - i > *max_run)
+      *max_run = j - i;
+  }
+  return msgs;
+}
+
+/* Posts the assembled message: plain bytes if it is one segment, else an
+ * hindexed type of bytes, freed at once (MPI keeps it until completion). */
+static int flush(xfer *x, const char *base, int peer, int sending)
+{
+  MPI_Datatype t = MPI_BYTE;
+  int count = x->seg_len[0];
+  const char *buf = base + x->seg_disp[0];
+  if (x->nseg > 1) {
+    if (MPI_Type_create_hindexed(x->nseg, x->seg_len, x->seg_disp, MPI_BYTE, &t) != MPI_SUCCESS ||
+        MPI_Type_commit(&t) != MPI_SUCCESS)
+      return MORPH_EMPI;
+    count = 1;
+    buf = base;
+  }
+  MPI_Request *r = &x->reqs[x->nreqs++];
+  int rc = sending ? MPI_Isend(buf, count, t, peer, x->tag, x->comm, r)
+                   : MPI_Irecv((char *)buf, count, t, peer, x->tag, x->comm, r);
+  if (x->nseg > 1)
+    MPI_Type_free(&t);
+  x->nseg = 0;
+  x->msg_bytes = 0;
+  return rc == MPI_SUCCESS ? MORPH_OK : MORPH_EMPI;
+}
+
+/* Posts the slices v[0..n) exchanged with one peer as a byte stream cut
+ * every MSG_MAX bytes; a slice may straddle two messages. */
+static int post_run(xfer *x, const morph__slice *v, size_t n, const char *base, int sending)
+{
+  for (size_t i = 0; i < n; i++) {
+    int64_t at = (sending ? v[i].src_index : v[i].dst_index) * x->es;
+    int64_t left = v[i].count * x->es;
+    while (left > 0) {
+      int64_t take = MSG_MAX - x->msg_bytes < left ? MSG_MAX - x->msg_bytes : left;
+      x->seg_disp[x->nseg] = (MPI_Aint)at;
+      x->seg_len[x->nseg++] = (int)take;
+      x->msg_bytes += take;
+      at += take;
+      left -= take;
+      int err = x->msg_bytes == MSG_MAX ? flush(x, base, v[i].peer, sending) : MORPH_OK;
+      if (err)
+        return err;
+    }
+  }
+  return x->nseg ? flush(x, base, v[0].peer, sending) : MORPH_OK;
+}
+
+/* Posts every remote slice of a list, one run of equal peers at a time. */
+static int post_list(xfer *x, const morph__slice *v, size_t n, int me, const char *base,
+                     int sending)
+{
+  for (size_t i = 0, j; i < n; i = j) {
+    for (j = i; j < n && v[j].peer == v[i].peer; j++)
+      ;
+    if (v[i].peer == me)
+      continue;
+    int err = post_run(x, v + i, j - i, base, sending);
+    if (err)
+      return err;
+  }
+  return MORPH_OK;
+}
+
+static void copy_local(const morph__plan *plan, int me, const char *old_buf, char *new_buf,
+                       int64_t es)
+{
+  for (size_t i = 0; i < plan->nsend; i++) {
+    const morph__slice *s = &plan->send[i];
+    if (s->peer == me)
+      memcpy(new_buf + s->dst_index * es, old_buf + s->src_index * es, (size_t)(s->count * es));
+  }
+}
+
+/* Polls rather than MPI_Waitall so that the deadline holds even when a peer
+ * never answers; on timeout the requests stay pending (abandoned). */
+static int wait_all(xfer *x, double deadline)
+{
+  for (;;) {
+    int done = 0;
+    if (MPI_Testall(x->nreqs, x->reqs, &done, x->stats) != MPI_SUCCESS)
+      return MORPH_EMPI;
+    if (done)
+      return MORPH_OK;
+    if (deadline > 0 && morph__now() > deadline)
+      return MORPH_ETIMEDOUT;
+  }
+}
+
+/* True if every slice lies within int64 byte offsets and has a buffer. */
+static int slices_ok(const morph__slice *v, size_t n, int64_t es, const void *buf, int sending)
+{
+  for (size_t i = 0; i < n; i++) {
+    int64_t idx = sending ? v[i].src_index : v[i].dst_index;
+    if (v[i].count < 0 || idx < 0 || idx > INT64_MAX / es - v[i].count)
+      return 0;
+    if (v[i].count > 0 && !buf)
+      return 0;
+  }
+  return 1;
+}
+
+static int check_exec_args(const morph__plan *plan, const void *old_buf, const void *new_buf,
+                           size_t elem_size, MPI_Datatype type)
+{
+  if (!plan || elem_size == 0 || elem_size > (size_t)INT_MAX)
+    return MORPH_EINVAL;
+  int64_t es = (int64_t)elem_size;
+  if (!slices_ok(plan->send, plan->nsend, es, old_buf, 1) ||
+      !slices_ok(plan->recv, plan->nrecv, es, new_buf, 0))
+    return MORPH_EINVAL;
+  if (type == MPI_DATATYPE_NULL)
+    return MORPH_OK; /* bytes only: nothing to cross-check */
+  MPI_Aint lb, extent;
+  if (MPI_Type_get_extent(type, &lb, &extent) != MPI_SUCCESS)
+    return MORPH_EMPI;
+  return (size_t)extent == elem_size ? MORPH_OK : MORPH_EINVAL;
+}
+
+static int64_t remote_bytes(const morph__plan *plan, int me, int64_t es)
+{
+  int64_t bytes = 0;
+  for (size_t i = 0; i < plan->nsend; i++)
+    if (plan->send[i].peer != me)
+      bytes += plan->send[i].count * es;
+  return bytes;
+}
+
+/* Allocates the request array and the segment scratch for a plan. */
+static int xfer_init(xfer *x, const morph__plan *plan, int me)
+{
+  size_t max_run = 1;
+  int64_t msgs = count_messages(plan->send, plan->nsend, me, x->es, &max_run) +
+                 count_messages(plan->recv, plan->nrecv, me, x->es, &max_run);
+  if (msgs > INT_MAX || max_run > (size_t)INT_MAX)
+    return MORPH_EINVAL;
+  x->reqs = malloc((size_t)(msgs ? msgs : 1) * sizeof *x->reqs);
+  x->stats = malloc((size_t)(msgs ? msgs : 1) * sizeof *x->stats);
+  x->seg_len = malloc(max_run * sizeof *x->seg_len);
+  x->seg_disp = malloc(max_run * sizeof *x->seg_disp);
+  return x->reqs && x->stats && x->seg_len && x->seg_disp ? MORPH_OK : MORPH_ENOMEM;
+}
+
+static void xfer_free(xfer *x)
+{
+  free(x->reqs);
+  free(x->stats);
+  free(x->seg_len);
+  free(x->seg_disp);
+}
+
+int morph__redist_exec(MPI_Comm comm, const morph__plan *plan, const void *old_buf,
+                       void *new_buf, size_t elem_size, MPI_Datatype type, int tag,
+                       double deadline, int64_t *bytes_sent)
+{
+  if (bytes_sent)
+    *bytes_sent = 0;
+  int err = check_exec_args(plan, old_buf, new_buf, elem_size, type);
+  int me;
+  if (!err && MPI_Comm_rank(comm, &me) != MPI_SUCCESS)
+    err = MORPH_EMPI;
+  if (err)
+    return err;
+  xfer x = {.comm = comm, .tag = tag, .es = (int64_t)elem_size};
+  err = xfer_init(&x, plan, me);
+  /* Receives first, so that eager sends land in place, not in MPI's
+   * unexpected queue; the local copy overlaps the remote transfers. */
+  if (!err)
+    err = post_list(&x, plan->recv, plan->nrecv, me, new_buf, 0);
+  if (!err)
+    err = post_list(&x, plan->send, plan->nsend, me, old_buf, 1);
+  if (!err) {
+    copy_local(plan, me, old_buf, new_buf, x.es);
+    err = wait_all(&x, deadline);
+  }
+  if (!err && bytes_sent)
+    *bytes_sent = remote_bytes(plan, me, x.es);
+  xfer_free(&x);
+  return err;
+}
