@@ -1,0 +1,110 @@
+/*
+ * The job <-> launcher protocol (docs/protocol.md): versioned JSON messages,
+ * one per line, over a local stream socket. The job (rank 0 of a malleable
+ * application) is the client; the launcher (`morph run`) or the daemon
+ * (morphd) is the server. Shared by libmorph and the tools; no MPI here.
+ */
+#ifndef MORPH_RMS_PROTOCOL_H
+#define MORPH_RMS_PROTOCOL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define MORPH_PROTO_VERSION 1
+
+enum morph__msg_kind {
+  MORPH__MSG_HELLO,    /* job -> server: I am running (size, limits) */
+  MORPH__MSG_WELCOME,  /* server -> job: accepted (job id) */
+  MORPH__MSG_PROGRESS, /* job -> server: iteration, iteration time, MPI time */
+  MORPH__MSG_RESIZE,   /* server -> job: decision: go to `size` */
+  MORPH__MSG_ACK,      /* job -> server: outcome of a decision */
+  MORPH__MSG_LIMITS,   /* job -> server: new min / max / pref */
+  MORPH__MSG_BYE,      /* job -> server: the job ends (exit status) */
+  MORPH__MSG_ERROR,    /* either way: the other side sent something wrong */
+  MORPH__MSG_KIND_COUNT
+};
+
+/* Mechanisms a job can carry out (bit mask of 1 << morph_mechanism). */
+#define MORPH__MECH_BIT_LIVE (1u << 1)
+#define MORPH__MECH_BIT_RELAUNCH (1u << 2)
+
+/* One message; which fields are meaningful depends on `kind` (see
+ * docs/protocol.md). Unused numeric fields are 0 or -1 as documented. */
+typedef struct morph__msg {
+  enum morph__msg_kind kind;
+  int version;
+  char job[64];          /* HELLO, WELCOME: job id (WELCOME assigns it) */
+  long pid;              /* HELLO: pid of rank 0 */
+  int size;              /* HELLO, LIMITS: current size; RESIZE: target */
+  int min, max, pref;    /* HELLO, LIMITS */
+  unsigned mechanisms;   /* HELLO: MORPH__MECH_BIT_* the job can use */
+  char mpi[16];          /* HELLO: "openmpi" | "mpich" | ... */
+  int64_t iteration;     /* PROGRESS, ACK; RESIZE: at_iteration (-1: now) */
+  double iter_time;      /* PROGRESS: mean seconds per iteration */
+  double mpi_time;       /* PROGRESS: mean seconds in MPI per iteration */
+  int id;                /* RESIZE, ACK: decision id */
+  int mechanism;         /* RESIZE: forced morph_mechanism (0: auto); ACK:
+                            the one used */
+  int outcome;           /* ACK: 0 or the morph error that rolled it back */
+  int old_size, new_size;/* ACK */
+  double t_decision, t_spawn, t_redist, t_commit; /* ACK, seconds */
+  int64_t bytes;         /* ACK: bytes moved */
+  char hosts[512];       /* RESIZE: where joiners go, "h1,h1,h2" one entry
+                            per joiner ("": the launcher's default) */
+  char checkpoint[512];  /* ACK of a relaunch: checkpoint to restart from */
+  int exit_status;       /* BYE */
+  char text[256];        /* ACK, ERROR, BYE: human-readable */
+} morph__msg;
+
+/* Resets *m to an empty message of the given kind (numeric fields 0,
+ * iteration -1, version MORPH_PROTO_VERSION). */
+void morph__msg_init(morph__msg *m, enum morph__msg_kind kind);
+
+/* Name of a kind as it appears on the wire ("hello"); NULL if out of range. */
+const char *morph__msg_kind_name(enum morph__msg_kind kind);
+
+/* Encodes *m as one JSON line terminated by '\n' into buf.
+ * Returns the length, or MORPH_ENOMEM if it does not fit / cannot be built. */
+int morph__msg_encode(const morph__msg *m, char *buf, size_t size);
+
+/* Decodes one line (with or without its '\n') into *m. Unknown fields are
+ * ignored (forward compatibility); a newer major version, an unknown kind or
+ * a field of the wrong type is MORPH_EPROTO with a message in err. */
+int morph__msg_decode(const char *line, morph__msg *m, char *err, size_t errsize);
+
+/* A connection: a socket and its read buffer. */
+typedef struct morph__conn {
+  int fd;
+  size_t len;
+  char buf[8192];
+} morph__conn;
+
+/* Creates a listening socket at `path`, readable and writable only by its
+ * owner (mode 0600); an existing stale socket file is replaced.
+ * Returns the fd, or MORPH_EIO / MORPH_EINVAL (path too long). */
+int morph__listen(const char *path);
+
+/* Accepts one client on a listening fd into *c (blocking).
+ * Errors: MORPH_EIO. */
+int morph__accept(int listen_fd, morph__conn *c);
+
+/* Connects to the server at `path`, giving up after `timeout` seconds.
+ * Errors: MORPH_ECONN (no such socket, refused, timed out), MORPH_EINVAL. */
+int morph__connect(const char *path, double timeout, morph__conn *c);
+
+/* Sends one message. Errors: MORPH_ECONN (peer gone), MORPH_ENOMEM. */
+int morph__send(morph__conn *c, const morph__msg *m);
+
+/*
+ * Receives one message, waiting at most `timeout` seconds (0: do not wait,
+ * only take what has already arrived; negative: wait forever).
+ * Returns 1 if *m was filled, 0 if nothing arrived in time,
+ * MORPH_ECONN if the peer closed the connection, MORPH_EPROTO for a
+ * malformed line (the line is consumed; err says why).
+ */
+int morph__recv(morph__conn *c, morph__msg *m, double timeout, char *err, size_t errsize);
+
+/* Closes the connection (idempotent). */
+void morph__conn_close(morph__conn *c);
+
+#endif /* MORPH_RMS_PROTOCOL_H */
