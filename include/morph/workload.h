@@ -117,6 +117,7 @@ typedef struct morph_workload {
   morph_wjob *jobs;    /* sorted by submit time (stable) after any load */
   size_t cap;          /* allocated entries of jobs */
   size_t skipped;      /* input records skipped (SWF: cancelled jobs) */
+  void *index;         /* internal: name index (opaque) */
   char errmsg[512];
 } morph_workload;
 
