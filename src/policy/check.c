@@ -1,0 +1,194 @@
+/* Checking actions against a snapshot (feasibility: nothing double-booked,
+ * limits kept), and the action list's memory. The check replays the actions
+ * in order on a copy of the free slots, so it is independent of how a
+ * policy booked them: tests and the simulator use it as the referee. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+void morph_policy_actions_init(morph_policy_actions *actions)
+{
+  if (actions)
+    memset(actions, 0, sizeof(*actions));
+}
+
+void morph_policy_actions_free(morph_policy_actions *actions)
+{
+  if (!actions)
+    return;
+  free(actions->v);
+  free(actions->allocs);
+  memset(actions, 0, sizeof(*actions));
+}
+
+typedef struct replay {
+  const morph_policy_snapshot *snap;
+  const morph_policy_actions *acts;
+  int *avail;       /* slots - used per node, as actions go */
+  char *done_run;   /* running job already has an action */
+  char *done_pend;  /* pending job already started */
+  char *msg;
+  size_t msgsize;
+} replay;
+
+__attribute__((format(printf, 2, 3))) static int no(replay *r, const char *fmt, ...)
+{
+  if (r->msg && r->msgsize) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->msg, r->msgsize, fmt, ap);
+    va_end(ap);
+  }
+  return MORPH_EINVAL;
+}
+
+static int is_malleable(const morph_policy_job *job)
+{
+  return job->kind == MORPH_POLICY_JOB_MALLEABLE || job->kind == MORPH_POLICY_JOB_FLEXIBLE;
+}
+
+/* Books the pieces of action a on free UP nodes. */
+static int book(replay *r, int a)
+{
+  const morph_policy_action *act = &r->acts->v[a];
+  int whole = r->snap->unit == MORPH_POLICY_UNIT_NODE;
+  long units = 0;
+  for (int k = 0; k < act->alloc_count; k++) {
+    const morph_policy_alloc *p = &r->acts->allocs[act->alloc_first + k];
+    if (p->node < 0 || p->node >= r->snap->nnodes || p->slots < 1)
+      return no(r, "action %d: piece %d is not a valid node/slots", a, k);
+    const morph_policy_node *n = &r->snap->nodes[p->node];
+    if (n->state != MORPH_POLICY_NODE_UP)
+      return no(r, "action %d: node index %d is not up", a, p->node);
+    if (whole && (p->slots != n->slots || r->avail[p->node] != n->slots))
+      return no(r, "action %d: node index %d is not a whole free node", a, p->node);
+    if (p->slots > r->avail[p->node])
+      return no(r, "action %d: node index %d double-booked (%d > %d free)", a, p->node, p->slots,
+                r->avail[p->node]);
+    r->avail[p->node] -= p->slots;
+    units += morph__piece_units(r->snap, p);
+  }
+  return units == act->to - act->from ? MORPH_OK
+                                      : no(r, "action %d: pieces hold %ld units, not %d", a, units,
+                                           act->to - act->from);
+}
+
+/* Slots of running job j on node, from its allocation. */
+static int held(const morph_policy_job *job, int node, int *first)
+{
+  int s = 0;
+  for (int k = 0; k < job->nalloc; k++)
+    if (job->alloc[k].node == node) {
+      s += job->alloc[k].slots;
+      if (k == 0)
+        *first = 1;
+    }
+  return s;
+}
+
+/* Checks that a SHRINK releases slots the job holds, keeping its master. */
+static int unbook(replay *r, int a, const morph_policy_job *job)
+{
+  const morph_policy_action *act = &r->acts->v[a];
+  const morph_policy_alloc *pieces = &r->acts->allocs[act->alloc_first];
+  long units = 0;
+  for (int k = 0; k < act->alloc_count; k++) {
+    int node = pieces[k].node, first = 0, rel = 0;
+    for (int m = 0; m < act->alloc_count; m++)
+      rel += pieces[m].node == node ? pieces[m].slots : 0;
+    int have = node >= 0 && node < r->snap->nnodes ? held(job, node, &first) : 0;
+    if (pieces[k].slots < 1 || rel > have - first ||
+        (r->snap->unit == MORPH_POLICY_UNIT_NODE && first))
+      return no(r, "action %d: releases slots job %ld does not hold (or its master)", a,
+                (long)job->id);
+    r->avail[node] += pieces[k].slots;
+    units += morph__piece_units(r->snap, &pieces[k]);
+  }
+  return units == act->from - act->to ? MORPH_OK
+                                      : no(r, "action %d: releases %ld units, not %d", a, units,
+                                           act->from - act->to);
+}
+
+static int check_start(replay *r, int a)
+{
+  const morph_policy_action *act = &r->acts->v[a];
+  if (act->job_index < 0 || act->job_index >= r->snap->npending)
+    return no(r, "action %d: no pending job index %d", a, act->job_index);
+  const morph_policy_job *job = &r->snap->pending[act->job_index];
+  if (job->id != act->job || r->done_pend[act->job_index]++)
+    return no(r, "action %d: job %ld id mismatch or started twice", a, (long)act->job);
+  if (act->from != 0 || act->to < job->req_min || act->to > job->req_max)
+    return no(r, "action %d: start of job %ld at %d outside its request %d-%d", a, (long)job->id,
+              act->to, job->req_min, job->req_max);
+  if (act->depends != -1 &&
+      (act->depends < 0 || act->depends >= a || r->acts->v[act->depends].op != MORPH_POLICY_SHRINK))
+    return no(r, "action %d: depends on %d, which is not an earlier shrink", a, act->depends);
+  return book(r, a);
+}
+
+static int check_resize(replay *r, int a)
+{
+  const morph_policy_action *act = &r->acts->v[a];
+  if (act->job_index < 0 || act->job_index >= r->snap->nrunning)
+    return no(r, "action %d: no running job index %d", a, act->job_index);
+  const morph_policy_job *job = &r->snap->running[act->job_index];
+  if (job->id != act->job || r->done_run[act->job_index]++)
+    return no(r, "action %d: job %ld id mismatch or two actions", a, (long)act->job);
+  if (!is_malleable(job) || job->resizing || act->from != job->size || act->depends != -1)
+    return no(r, "action %d: job %ld not malleable, resizing, or size %d != %d", a,
+              (long)job->id, job->size, act->from);
+  if (act->op == MORPH_POLICY_EXPAND)
+    return act->to > act->from && act->to <= job->max
+               ? book(r, a)
+               : no(r, "action %d: expand of job %ld to %d outside (size, max]", a, (long)job->id,
+                    act->to);
+  return act->to < act->from && act->to >= job->min
+             ? unbook(r, a, job)
+             : no(r, "action %d: shrink of job %ld to %d outside [min, size)", a, (long)job->id,
+                  act->to);
+}
+
+static int replay_all(replay *r)
+{
+  for (int i = 0; i < r->snap->nnodes; i++)
+    r->avail[i] = r->snap->nodes[i].slots - r->snap->nodes[i].used;
+  for (int a = 0; a < r->acts->n; a++) {
+    morph_policy_op op = r->acts->v[a].op;
+    int rc = op == MORPH_POLICY_START                                 ? check_start(r, a)
+             : op == MORPH_POLICY_EXPAND || op == MORPH_POLICY_SHRINK ? check_resize(r, a)
+                                                                      : no(r, "action %d: op %d "
+                                                                              "not supported",
+                                                                           a, (int)op);
+    if (rc)
+      return rc;
+  }
+  return MORPH_OK;
+}
+
+int morph_policy_actions_check(const morph_policy_snapshot *snap,
+                               const morph_policy_actions *actions, char *msg, size_t msgsize)
+{
+  replay r = {.snap = snap, .acts = actions, .msg = msg, .msgsize = msgsize};
+  if (msg && msgsize)
+    msg[0] = '\0';
+  if (!snap || !actions)
+    return no(&r, "NULL snapshot or actions");
+  morph__scratch s = {0};
+  int rc = morph__scratch_reserve(&s, snap);
+  if (rc == MORPH_OK)
+    rc = morph__validate(snap, &s, msg, msgsize);
+  morph__scratch_free(&s);
+  if (rc)
+    return rc;
+  r.avail = malloc(sizeof(int) * (size_t)(snap->nnodes + 1));
+  r.done_run = calloc((size_t)snap->nrunning + 1, 1);
+  r.done_pend = calloc((size_t)snap->npending + 1, 1);
+  rc = r.avail && r.done_run && r.done_pend ? replay_all(&r) : MORPH_ENOMEM;
+  free(r.avail);
+  free(r.done_run);
+  free(r.done_pend);
+  return rc;
+}

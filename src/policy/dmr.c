@@ -1,0 +1,110 @@
+/* DMRlib's reconfiguration policy, Algorithm 2 of paper 000 (section 5.1,
+ * "Taking resize actions algorithm"), evaluated for every running malleable
+ * job that may be resized now:
+ *
+ *    1: if current < preferred then
+ *    2:   if avail_resources then return expand
+ *    3: else
+ *    4:   if pending_jobs then
+ *    5:     if current > preferred then
+ *    6:       if an additional job can be initiated then return shrink
+ *    7:       else
+ *    8:         if avail_resources then return expand
+ *    9:     if avail_resources then return expand        (current == preferred)
+ *   10:   else
+ *   11:     if avail_resources then return expand
+ *
+ * Reading of the text around it: a job is shrunk only above its preferred
+ * size, never below it, and only if the released resources let a pending job
+ * start; that pending job then gets the highest priority (here: the released
+ * units are booked for it in the same decision, its START depends on the
+ * SHRINK). Expansions never exceed the upper limit.
+ *
+ * The algorithm is per job; the order in which jobs are evaluated is ours:
+ * first every job's line 6 (shrink to start a pending job), then the
+ * expansions, so that free units go to pending jobs before running ones
+ * grow, which is the stated aim ("designed to improve the throughput").
+ * Starts are done before both by the start policy (fcfs or easy), as Slurm
+ * schedules the queue before jobs reach their reconfiguration points, so
+ * "pending jobs" means the jobs the start policy could not start.
+ *
+ * Which pending job does line 6 pick? The first in queue order whose minimum
+ * fits in the free units plus what this job can release; if that job would
+ * fit without the shrink (it waits only because of queue order), the shrink
+ * would not be what starts it, so there is none. The shrink releases only
+ * the units that job needs (rounded to an allowed size), never going below
+ * the preferred size; the started job gets as many units as are then free,
+ * up to its maximum (moldable requests). */
+#include "internal.h"
+
+/* Line 6 for running job j: shrinks it if that lets a pending job start, and
+ * starts that job. */
+static int shrink_for_pending(morph__run *run, int j)
+{
+  const morph_policy_job *job = &run->snap->running[j];
+  morph_policy_sizes rule = run->params->sizes;
+  int size = run->s->size[j];
+  /* Line 5: only above the preferred size; never below it (section 5.1). */
+  if (size <= job->pref)
+    return MORPH_OK;
+  /* Released units must be on UP nodes to serve the pending job. */
+  int floor = size - morph__releasable_up(run, j);
+  int lo = morph__size_min(rule, size, floor > job->pref ? floor : job->pref);
+  if (lo == 0)
+    return MORPH_OK;
+  long free = morph__free_units(run);
+  int p = morph__tree_first_le(&run->s->tree, free + size - lo);
+  if (p < 0 || run->snap->pending[p].req_min <= free)
+    return MORPH_OK;
+  int need = run->snap->pending[p].req_min - (int)free;
+  int to = morph__size_down(rule, size, lo, size - need);
+  int a = run->out->n;
+  int rc = morph__shrink_job(run, j, to, 0);
+  if (rc)
+    return rc;
+  long avail = free + (size - to);
+  int n = run->snap->pending[p].req_max < avail ? run->snap->pending[p].req_max : (int)avail;
+  return morph__start_job(run, p, n, a);
+}
+
+/* Lines 2, 8, 9 and 11: expand towards the upper limit with what is free. */
+static int expand_if_avail(morph__run *run, int j)
+{
+  const morph_policy_job *job = &run->snap->running[j];
+  int size = run->s->size[j];
+  long hi = size + morph__free_units(run);
+  if (hi > job->max)
+    hi = job->max;
+  int to = morph__size_up(run->params->sizes, size, (int)hi);
+  return to > size ? morph__expand_job(run, j, to) : MORPH_OK;
+}
+
+static int eligible(const morph__run *run, int j)
+{
+  return morph__resizable(run, j) && !morph__inhibited(run, j);
+}
+
+int morph__dmr_after(morph__run *run)
+{
+  int n = run->snap->nrunning;
+  /* Lines 4-6 for every job first: pending jobs exist while the tree has a
+   * job left (its minimum is below INT32_MAX). */
+  for (int j = 0; j < n && morph__tree_first_le(&run->s->tree, INT32_MAX - 1) >= 0; j++) {
+    if (!eligible(run, j))
+      continue;
+    int rc = shrink_for_pending(run, j);
+    if (rc)
+      return rc;
+  }
+  /* Lines 1-2 (current < preferred), 8 (line 6 found nothing), 9 (current
+   * == preferred) and 11 (no pending job): all expand if resources are
+   * free; a job shrunk above is no longer eligible (one action per job). */
+  for (int j = 0; j < n && morph__free_units(run) > 0; j++) {
+    if (!eligible(run, j))
+      continue;
+    int rc = expand_if_avail(run, j);
+    if (rc)
+      return rc;
+  }
+  return MORPH_OK;
+}

@@ -1,0 +1,107 @@
+/* EASY backfilling (Lifka 1995; Mu'alem and Feitelson 2001). Jobs start in
+ * queue order while they fit. The first job that does not fit (the head)
+ * gets a reservation: the earliest time ("shadow time") at which enough
+ * units are free for its minimum, computed from the running jobs' expected
+ * ends (start + walltime estimate). Later jobs may start now (backfill) if
+ * they fit and either end before the shadow time or use only the units that
+ * are left over at the shadow time ("extra"), so the head is never delayed.
+ * A moldable backfilled job gets as many units as keep that promise. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "internal.h"
+
+/* Expected end of a job that starts (or started) at `start`; INFINITY when
+ * there is no estimate and no default. */
+static double expected_end(const morph__run *run, const morph_policy_job *job, double start)
+{
+  double w = job->walltime > 0 ? job->walltime : run->params->default_walltime;
+  if (w <= 0)
+    return INFINITY;
+  double end = start + w;
+  /* A job past its estimate is expected to end any moment now. */
+  return end > run->snap->now ? end : run->snap->now;
+}
+
+static int cmp_end(const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* Collects (end, units) pairs of running jobs and of jobs started in this
+ * decision; returns the number of pairs. */
+static int collect_ends(const morph__run *run)
+{
+  const morph_policy_snapshot *snap = run->snap;
+  double *e = run->s->ends;
+  int n = 0;
+  for (int j = 0; j < snap->nrunning; j++, n++) {
+    e[2 * n] = expected_end(run, &snap->running[j], snap->running[j].start_time);
+    e[2 * n + 1] = run->s->size[j];
+  }
+  for (int a = 0; a < run->out->n; a++) {
+    const morph_policy_action *act = &run->out->v[a];
+    if (act->op != MORPH_POLICY_START)
+      continue;
+    e[2 * n] = expected_end(run, &snap->pending[act->job_index], snap->now);
+    e[2 * n + 1] = act->to;
+    n++;
+  }
+  return n;
+}
+
+/* Computes the head's shadow time and the extra units free at that time. */
+static void reserve(const morph__run *run, int head, double *shadow, long *extra)
+{
+  int n = collect_ends(run);
+  qsort(run->s->ends, (size_t)n, 2 * sizeof(double), cmp_end);
+  long avail = morph__free_units(run);
+  long need = run->snap->pending[head].req_min;
+  *shadow = INFINITY;
+  *extra = 0;
+  for (int i = 0; i < n && isfinite(run->s->ends[2 * i]); i++) {
+    avail += (long)run->s->ends[2 * i + 1];
+    if (avail >= need) {
+      *shadow = run->s->ends[2 * i];
+      *extra = avail - need;
+      return;
+    }
+  }
+}
+
+/* Size to backfill job p with now, or 0 if it must wait. */
+static int backfill_size(const morph__run *run, int p, double shadow, long extra)
+{
+  const morph_policy_job *job = &run->snap->pending[p];
+  long free = morph__free_units(run);
+  long n = job->req_max < free ? job->req_max : free;
+  if (n < job->req_min)
+    return 0;
+  if (expected_end(run, job, run->snap->now) <= shadow)
+    return (int)n;
+  if (n > extra)
+    n = extra;
+  return n >= job->req_min ? (int)n : 0;
+}
+
+int morph__easy_start(morph__run *run)
+{
+  int head = morph__fcfs_prefix(run);
+  if (head < 0 || head >= run->snap->npending)
+    return head < 0 ? head : MORPH_OK;
+  double shadow;
+  long extra;
+  reserve(run, head, &shadow, &extra);
+  for (int p = head + 1; p < run->snap->npending && morph__free_units(run) > 0; p++) {
+    int n = backfill_size(run, p, shadow, extra);
+    if (n == 0)
+      continue;
+    int rc = morph__start_job(run, p, n, -1);
+    if (rc)
+      return rc;
+    if (expected_end(run, &run->snap->pending[p], run->snap->now) > shadow)
+      extra -= n;
+  }
+  return MORPH_OK;
+}

@@ -1,0 +1,140 @@
+/*
+ * Internal interface of the policy engine: the working state of one decision
+ * (morph__run), the helpers every policy uses to book resources and emit
+ * actions, and the policy table.
+ *
+ * A decision runs in three steps: the resize policy's `before` hook (shrinks
+ * that must happen whatever the queue, e.g. mtct halving), the start policy
+ * (fcfs or easy), then the resize policy's `after` hook (expansions, and
+ * DMRlib's shrink-to-start). Every step books resources through the helpers
+ * below, which keep the free pool exact, so no step can double-book.
+ */
+#ifndef MORPH_POLICY_INTERNAL_H
+#define MORPH_POLICY_INTERNAL_H
+
+#include <morph/policy.h>
+
+/* A min-tree over the pending queue: finds the first pending job (in queue
+ * order) whose req_min is at most a value, in O(log n). Started jobs are
+ * removed. */
+typedef struct morph__mintree {
+  int *v;   /* 2 * size entries, leaves at [size, 2 * size) */
+  int size; /* power of two >= number of pending jobs */
+  int cap;  /* allocated entries */
+} morph__mintree;
+
+/* Scratch arrays reused from one decision to the next (owned by the policy). */
+typedef struct morph__scratch {
+  int *node_free;      /* free slots per node (0 for nodes that take nothing) */
+  int *node_booked;    /* validation: slots held per node by running jobs */
+  int nodes_cap;
+  int *size;           /* per running job: size after this decision */
+  char *touched;       /* per running job: already has an action */
+  int running_cap;
+  char *started;       /* per pending job: started in this decision */
+  int pending_cap;
+  double *ends;        /* easy: (end time, units) pairs of running jobs */
+  int ends_cap;
+  int *pairs;          /* granularity: (headroom, job) pairs */
+  int pairs_cap;
+  morph__mintree tree;
+} morph__scratch;
+
+typedef struct morph__run {
+  const morph_policy_snapshot *snap;
+  const morph_policy_params *params;
+  morph_policy_actions *out;
+  morph__scratch *s;
+  long total_free;  /* free units (slots or whole nodes) on UP nodes */
+  int cursor;       /* nodes before it have no free slot: free only falls */
+  char *msg;        /* the policy's error message buffer */
+  size_t msgsize;
+} morph__run;
+
+/* A phase of a decision; returns MORPH_OK or MORPH_ENOMEM. */
+typedef int (*morph__phase_fn)(morph__run *run);
+
+typedef struct morph__start_entry {
+  const char *name;
+  const char *description;
+  morph__phase_fn start;
+} morph__start_entry;
+
+typedef struct morph__resize_entry {
+  const char *name;
+  const char *description;
+  morph__phase_fn before; /* before starts; may be NULL */
+  morph__phase_fn after;  /* after starts; may be NULL */
+} morph__resize_entry;
+
+/* The tables (table.c). */
+extern const morph__start_entry morph__start_table[];
+extern const int morph__start_count;
+extern const morph__resize_entry morph__resize_table[];
+extern const int morph__resize_count;
+
+/* Phases (one file each). */
+/* Starts queue jobs in order until one does not fit; returns that job's
+ * index (npending if none is left) or a negative error. */
+int morph__fcfs_prefix(morph__run *run);
+int morph__fcfs_start(morph__run *run);
+int morph__easy_start(morph__run *run);
+int morph__dmr_after(morph__run *run);
+int morph__mtct_before(morph__run *run);
+int morph__mtct_after(morph__run *run);
+int morph__granularity_before(morph__run *run);
+int morph__granularity_after(morph__run *run);
+
+/* Sets the run's message (printf style) and returns rc. */
+int morph__fail(morph__run *run, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Snapshot validation and free-pool set-up (validate.c). */
+int morph__scratch_reserve(morph__scratch *s, const morph_policy_snapshot *snap);
+void morph__scratch_free(morph__scratch *s);
+int morph__validate(const morph_policy_snapshot *snap, morph__scratch *s, char *msg, size_t size);
+void morph__pool_init(morph__run *run);
+
+/* Units of one allocation piece: 1 in NODE units, its slots in SLOT units. */
+int morph__piece_units(const morph_policy_snapshot *snap, const morph_policy_alloc *piece);
+
+/* Size rules (sizes.c). Largest allowed size s with lo <= s <= want and
+ * s < cur, or 0 if none. */
+int morph__size_down(morph_policy_sizes rule, int cur, int lo, int want);
+/* Largest allowed size s with cur < s <= hi, or 0 if none. */
+int morph__size_up(morph_policy_sizes rule, int cur, int hi);
+
+/* Smallest allowed size s with lo <= s < cur, or 0 if none. */
+int morph__size_min(morph_policy_sizes rule, int cur, int lo);
+
+/* Booking and emitting (run.c). */
+int morph__resizable(const morph__run *run, int j);
+int morph__inhibited(const morph__run *run, int j);
+long morph__free_units(const morph__run *run);
+/* Appends an action with no pieces; returns its index or MORPH_ENOMEM. */
+int morph__emit(morph__run *run, morph_policy_op op, int job_index, int from, int to, int depends);
+/* Appends a piece to the last action. */
+int morph__emit_piece(morph__run *run, int node, int slots);
+/* Books `units` free units for the last action (prefer_job >= 0: that
+ * running job's nodes first). Requires units <= morph__free_units(). */
+int morph__take(morph__run *run, int units, int prefer_job);
+/* Units of running job j on UP nodes that a shrink may release (the master
+ * piece keeps one slot / its node). */
+int morph__releasable_up(const morph__run *run, int j);
+/* Releases `units` of running job j into the last action's pieces: pieces on
+ * nodes that are not UP first if bad_first, else only pieces on UP nodes. */
+int morph__release(morph__run *run, int j, int units, int bad_first);
+/* Units of running job j on nodes that are not UP. */
+int morph__bad_units(const morph__run *run, int j);
+
+/* Whole actions. */
+int morph__start_job(morph__run *run, int p, int n, int depends);
+int morph__expand_job(morph__run *run, int j, int to);
+int morph__shrink_job(morph__run *run, int j, int to, int bad_first);
+
+/* Pending-queue min-tree (run.c). */
+int morph__tree_build(morph__mintree *t, const morph_policy_snapshot *snap, const char *started);
+void morph__tree_remove(morph__mintree *t, int p);
+/* First pending index whose req_min <= x, or -1. */
+int morph__tree_first_le(const morph__mintree *t, long x);
+
+#endif

@@ -1,0 +1,30 @@
+/* The policy table: every start policy and every resize policy, with a
+ * one-line description. A policy name is "<start>", "<resize>" (which starts
+ * jobs with fcfs) or "<resize>+<start>". To add a policy, write its phase
+ * functions in their own file, declare them in internal.h and add a row
+ * here. */
+#include "internal.h"
+
+const morph__start_entry morph__start_table[] = {
+    {"fcfs", "first come, first served; moldable jobs get as many units as are free (up to max)",
+     morph__fcfs_start},
+    {"easy", "EASY backfilling: FCFS plus backfill that never delays the head job's reservation",
+     morph__easy_start},
+};
+const int morph__start_count = sizeof(morph__start_table) / sizeof(morph__start_table[0]);
+
+const morph__resize_entry morph__resize_table[] = {
+    {"dmr",
+     "DMRlib Algorithm 2 (paper 000): expand below pref or when resources are free; shrink above "
+     "pref only to start a pending job, which then goes first",
+     NULL, morph__dmr_after},
+    {"mtct",
+     "Elastic MPI (paper 002 3.3.4): MPI-to-compute time above the upper threshold halves, both "
+     "values below the lower one double",
+     morph__mtct_before, morph__mtct_after},
+    {"granularity",
+     "malleable components (paper 003): one process per available processor; shrink off nodes "
+     "that leave, spread free processors over malleable jobs",
+     morph__granularity_before, morph__granularity_after},
+};
+const int morph__resize_count = sizeof(morph__resize_table) / sizeof(morph__resize_table[0]);
