@@ -26,7 +26,12 @@
 #include "common/clock.h"
 #include "morph/error.h"
 
+/* Bytes per message; overridable so that a test can exercise the cuts. */
+#ifdef MORPH__REDIST_MSG_MAX
+#define MSG_MAX ((int64_t)MORPH__REDIST_MSG_MAX)
+#else
 #define MSG_MAX ((int64_t)1 << 30)
+#endif
 
 /* The requests of one execution and the message being assembled. */
 typedef struct xfer {
