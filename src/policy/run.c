@@ -72,6 +72,13 @@ int morph__emit(morph__run *run, morph_policy_op op, int job_index, int from, in
 int morph__emit_piece(morph__run *run, int node, int slots)
 {
   morph_policy_actions *a = run->out;
+  morph_policy_action *last = &a->v[a->n - 1];
+  /* Consecutive pieces on one node merge (slot units), keeping lists short. */
+  if (last->alloc_count > 0 && run->snap->unit == MORPH_POLICY_UNIT_SLOT &&
+      a->allocs[a->nallocs - 1].node == node) {
+    a->allocs[a->nallocs - 1].slots += slots;
+    return MORPH_OK;
+  }
   if (a->nallocs == a->cap_allocs) {
     int cap = a->cap_allocs ? 2 * a->cap_allocs : 256;
     morph_policy_alloc *v = realloc(a->allocs, (size_t)cap * sizeof(*v));
@@ -175,6 +182,25 @@ int morph__release(morph__run *run, int j, int units, int bad_first)
   return release_pass(run, job, &units, 1);
 }
 
+/* Books for the last action up to *units of what action `shrink` released.
+ * Released units it does not need stay unbooked until the next decision:
+ * they are free only once the shrink completes. */
+static int copy_released(morph__run *run, int shrink, int *units)
+{
+  const morph_policy_action *sh = &run->out->v[shrink];
+  int whole = run->snap->unit == MORPH_POLICY_UNIT_NODE;
+  for (int k = 0; k < sh->alloc_count && *units > 0; k++) {
+    morph_policy_alloc piece = run->out->allocs[sh->alloc_first + k];
+    int u = morph__piece_units(run->snap, &piece);
+    if (u > *units)
+      u = *units;
+    if (morph__emit_piece(run, piece.node, whole ? piece.slots : u))
+      return MORPH_ENOMEM;
+    *units -= u;
+  }
+  return MORPH_OK;
+}
+
 int morph__start_job(morph__run *run, int p, int n, int depends)
 {
   int a = morph__emit(run, MORPH_POLICY_START, p, 0, n, depends);
@@ -183,15 +209,8 @@ int morph__start_job(morph__run *run, int p, int n, int depends)
   int units = n;
   /* A start that depends on a shrink first takes what the shrink released:
    * those slots were booked for it and for nothing else. */
-  if (depends >= 0) {
-    const morph_policy_action *sh = &run->out->v[depends];
-    for (int k = 0; k < sh->alloc_count; k++) {
-      morph_policy_alloc piece = run->out->allocs[sh->alloc_first + k];
-      if (morph__emit_piece(run, piece.node, piece.slots))
-        return MORPH_ENOMEM;
-      units -= morph__piece_units(run->snap, &piece);
-    }
-  }
+  if (depends >= 0 && copy_released(run, depends, &units))
+    return MORPH_ENOMEM;
   run->s->started[p] = 1;
   morph__tree_remove(&run->s->tree, p);
   return morph__take(run, units, -1);
