@@ -1,0 +1,298 @@
+/* The simulator object and its event loop. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/clock.h"
+#include "internal.h"
+
+void morph_sim_config_init(morph_sim_config *cfg)
+{
+  memset(cfg, 0, sizeof *cfg);
+  cfg->nodes = 128;
+  cfg->policy = "dmr+fcfs";
+  morph_policy_params_default(&cfg->params);
+  cfg->params.sizes = MORPH_POLICY_SIZES_FACTOR;
+  cfg->interval = 10.0;
+  cfg->expand_cost = 0.8;
+  cfg->shrink_cost = 0.25;
+  cfg->bandwidth = 1e10;
+  cfg->impossible = MORPH_IMPOSSIBLE_SKIP;
+}
+
+int morph__sim_fail(morph_sim *sim, int err, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(sim->errmsg, sizeof sim->errmsg, fmt, ap);
+  va_end(ap);
+  return err;
+}
+
+const char *morph_sim_errmsg(const morph_sim *sim)
+{
+  return sim ? sim->errmsg : "no simulator";
+}
+
+double morph_sim_reconf_cost(const morph_sim_config *cfg, const morph_model *m, int from, int to)
+{
+  int lo = from < to ? from : to, hi = from < to ? to : from;
+  if (lo < 1 || lo == hi)
+    return 0;
+  double moved = m->data_bytes * (1.0 - (double)lo / hi);
+  return (to > from ? cfg->expand_cost : cfg->shrink_cost) + moved / (cfg->bandwidth * lo);
+}
+
+int morph_sim_config_check(const morph_sim_config *c, char *buf, size_t len)
+{
+  if (c->nodes < 1 || !(c->interval > 0) || c->expand_cost < 0 || c->shrink_cost < 0 ||
+      !(c->bandwidth > 0))
+    return snprintf(buf, len, "simulator: need nodes >= 1, interval > 0, costs >= 0, "
+                              "bandwidth > 0"), MORPH_EINVAL;
+  return morph_policy_create_error(c->policy, &c->params, buf, len);
+}
+
+int morph_sim_create(const morph_sim_config *cfg, morph_sim **out)
+{
+  if (!out || !cfg)
+    return MORPH_EINVAL;
+  *out = NULL;
+  morph_sim *sim = calloc(1, sizeof *sim);
+  if (!sim)
+    return MORPH_ENOMEM;
+  int rc = morph_sim_config_check(cfg, sim->errmsg, sizeof sim->errmsg);
+  if (rc) {
+    free(sim);
+    return rc;
+  }
+  sim->cfg = *cfg;
+  snprintf(sim->policy_name, sizeof sim->policy_name, "%s", cfg->policy ? cfg->policy : "");
+  sim->cfg.policy = sim->policy_name;
+  rc = morph_policy_create(sim->policy_name, &cfg->params, &sim->pol);
+  if (rc) {
+    free(sim);
+    return rc;
+  }
+  morph_policy_actions_init(&sim->acts);
+  *out = sim;
+  return MORPH_OK;
+}
+
+static void free_run(morph_sim *sim)
+{
+  for (size_t i = 0; sim->jobs && i < sim->njobs; i++) {
+    free(sim->jobs[i].nodes);
+    free(sim->jobs[i].delta);
+    free(sim->jobs[i].seg);
+  }
+  free(sim->jobs);
+  free(sim->owner);
+  free(sim->next_owner);
+  free(sim->pending);
+  free(sim->running);
+  free(sim->pnodes);
+  free(sim->prun);
+  free(sim->ppend);
+  free(sim->palloc);
+  morph__heap_free(&sim->heap);
+  sim->jobs = NULL;
+  sim->owner = sim->next_owner = sim->pending = sim->running = NULL;
+  sim->pnodes = NULL;
+  sim->prun = sim->ppend = NULL;
+  sim->palloc = NULL;
+}
+
+void morph_sim_destroy(morph_sim *sim)
+{
+  if (!sim)
+    return;
+  free_run(sim);
+  morph_policy_actions_free(&sim->acts);
+  morph_policy_destroy(sim->pol);
+  free(sim);
+}
+
+static int clamp(int v, int hi)
+{
+  return v > hi ? hi : v;
+}
+
+/* Jobs asking for more than the cluster keep what fits: a moldable range or
+ * malleable limits are cut at the cluster size; only a minimum above it
+ * makes a job impossible. */
+static void init_job(morph__sjob *j, const morph_wjob *w, int nodes)
+{
+  memset(j, 0, sizeof *j);
+  j->w = w;
+  j->req_min = w->req_min;
+  j->req_max = clamp(w->req_max, nodes);
+  j->max = clamp(w->max, nodes);
+  j->pref = clamp(w->pref, j->max);
+  j->min = clamp(w->min, j->pref);
+  if (!morph_job_kind_malleable(w->kind)) {
+    j->min = j->req_min;
+    j->pref = j->max = j->req_max;
+  }
+}
+
+static int alloc_run(morph_sim *sim, const morph_workload *wl)
+{
+  size_t n = wl->njobs, nodes = (size_t)sim->cfg.nodes;
+  sim->jobs = calloc(n + 1, sizeof *sim->jobs);
+  sim->owner = malloc(nodes * sizeof(int));
+  sim->next_owner = malloc(nodes * sizeof(int));
+  sim->pending = malloc((n + 1) * sizeof(int));
+  sim->running = malloc((nodes + 1) * sizeof(int));
+  sim->pnodes = calloc(nodes, sizeof *sim->pnodes);
+  sim->prun = malloc((nodes + 1) * sizeof *sim->prun);
+  sim->ppend = malloc((n + 1) * sizeof *sim->ppend);
+  sim->palloc = malloc((nodes + 1) * sizeof *sim->palloc);
+  if (!sim->jobs || !sim->owner || !sim->next_owner || !sim->pending || !sim->running ||
+      !sim->pnodes || !sim->prun || !sim->ppend || !sim->palloc)
+    return morph__sim_fail(sim, MORPH_ENOMEM, "out of memory for %zu jobs", n);
+  for (size_t i = 0; i < nodes; i++) {
+    sim->owner[i] = sim->next_owner[i] = -1;
+    sim->pnodes[i] = (morph_policy_node){(int64_t)i, 1, 0, MORPH_POLICY_NODE_UP};
+  }
+  return MORPH_OK;
+}
+
+static int setup_run(morph_sim *sim, const morph_workload *wl)
+{
+  free_run(sim);
+  sim->wl = wl;
+  sim->njobs = wl->njobs;
+  sim->npend = sim->nrun = sim->ndone = 0;
+  sim->future = wl->njobs;
+  sim->nfree = sim->cfg.nodes;
+  sim->seq = 0;
+  sim->now = 0;
+  sim->dirty = 0;
+  sim->next_tick = -1;
+  sim->wake = INFINITY;
+  memset(&sim->st, 0, sizeof sim->st);
+  sim->errmsg[0] = '\0';
+  int rc = alloc_run(sim, wl);
+  for (size_t i = 0; i < wl->njobs && !rc; i++) {
+    init_job(&sim->jobs[i], &wl->jobs[i], sim->cfg.nodes);
+    rc = morph__sim_push(sim, wl->jobs[i].submit, EV_SUBMIT, (int)i);
+  }
+  return rc;
+}
+
+static int has_malleable_running(const morph_sim *sim)
+{
+  for (size_t i = 0; i < sim->nrun; i++)
+    if (morph_job_kind_malleable(sim->jobs[sim->running[i]].w->kind))
+      return 1;
+  return 0;
+}
+
+/* Periodic decisions at multiples of the interval, only while a decision
+ * can change something: jobs wait, or malleable jobs could grow. */
+static int schedule_tick(morph_sim *sim)
+{
+  if (sim->next_tick >= 0 || sim->ndone == sim->njobs)
+    return MORPH_OK;
+  if (!sim->npend && !(sim->nfree > 0 && has_malleable_running(sim)))
+    return MORPH_OK;
+  sim->next_tick = (floor(sim->now / sim->cfg.interval) + 1.0) * sim->cfg.interval;
+  return morph__sim_push(sim, sim->next_tick, EV_TICK, -1);
+}
+
+static void progress(morph_sim *sim, double t0, double *last)
+{
+  double w = morph__now();
+  if (!sim->cfg.progress || w - *last < 1.0)
+    return;
+  *last = w;
+  fprintf(stderr, "morph-sim: t=%.0f s, %zu/%zu jobs ended, %zu running, %zu pending (%.1f s)\n",
+          sim->now, sim->ndone, sim->njobs, sim->nrun, sim->npend, w - t0);
+}
+
+/* Processes every event of one instant, then decides once: a burst of
+ * submissions at the same time gets one decision, as with Slurm's queue. */
+static int step(morph_sim *sim, int *tick)
+{
+  morph__ev ev = morph__heap_pop(&sim->heap);
+  sim->now = ev.t;
+  sim->st.events++;
+  if (ev.type == EV_TICK) {
+    sim->next_tick = -1;
+    *tick = 1;
+  }
+  int rc = morph__sim_handle(sim, &ev);
+  if (rc || (sim->heap.n && sim->heap.v[0].t == sim->now))
+    return rc;
+  if (sim->dirty || (*tick && sim->now >= sim->wake))
+    rc = morph__sim_decide(sim);
+  *tick = 0;
+  if (!rc && sim->npend && !sim->nrun && !sim->future && sim->acts.n == 0 && !sim->dirty)
+    return morph__sim_fail(sim, MORPH_ESTATE, "policy %s starts none of %zu pending jobs on an "
+                           "idle cluster", sim->policy_name, sim->npend);
+  return rc ? rc : schedule_tick(sim);
+}
+
+static morph_job_state record_state(int s)
+{
+  if (s == J_DONE)
+    return MORPH_JOB_COMPLETED;
+  return s == J_SKIPPED ? MORPH_JOB_SKIPPED : MORPH_JOB_UNFINISHED;
+}
+
+static int add_records(morph_sim *sim, morph_report *rep)
+{
+  for (size_t i = 0; i < sim->njobs; i++) {
+    const morph__sjob *j = &sim->jobs[i];
+    morph_job_record r = {j->w->name, j->w->app, j->w->kind, record_state(j->state),
+                          j->w->submit, j->start, j->end, j->nseg, j->seg, j->resizes};
+    int rc = morph_report_add(rep, &r);
+    if (rc)
+      return morph__sim_fail(sim, rc, "report: %s", morph_report_errmsg(rep));
+  }
+  return MORPH_OK;
+}
+
+static int reject_impossible(morph_sim *sim, const morph_workload *wl)
+{
+  for (size_t i = 0; i < wl->njobs; i++)
+    if (wl->jobs[i].req_min > sim->cfg.nodes)
+      return morph__sim_fail(sim, MORPH_ESIZE, "job %s (line %d) needs %d nodes, the cluster "
+                             "has %d", wl->jobs[i].name, wl->jobs[i].line, wl->jobs[i].req_min,
+                             sim->cfg.nodes);
+  return MORPH_OK;
+}
+
+static void finish_stats(morph_sim *sim, morph_sim_stats *stats, double t0)
+{
+  sim->st.jobs = sim->njobs;
+  for (size_t i = 0; i < sim->njobs; i++) {
+    sim->st.completed += sim->jobs[i].state == J_DONE;
+    sim->st.skipped += sim->jobs[i].state == J_SKIPPED;
+  }
+  sim->st.sim_end = sim->now;
+  sim->st.wall_s = morph__now() - t0;
+  if (stats)
+    *stats = sim->st;
+}
+
+int morph_sim_run(morph_sim *sim, const morph_workload *wl, morph_report *rep,
+                  morph_sim_stats *stats)
+{
+  if (!sim || !wl || !rep)
+    return MORPH_EINVAL;
+  double t0 = morph__now(), last = t0;
+  if (sim->cfg.impossible == MORPH_IMPOSSIBLE_REJECT && reject_impossible(sim, wl))
+    return MORPH_ESIZE;
+  int rc = setup_run(sim, wl), tick = 0;
+  while (!rc && sim->heap.n && sim->ndone < sim->njobs) {
+    rc = step(sim, &tick);
+    if ((sim->st.events & 16383) == 0)
+      progress(sim, t0, &last);
+  }
+  finish_stats(sim, stats, t0);
+  int rc2 = add_records(sim, rep);
+  return rc ? rc : rc2;
+}

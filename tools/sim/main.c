@@ -1,0 +1,320 @@
+/*
+ * morph-sim: `morph sim [options] [WORKLOAD.json]` simulates a workload on
+ * the shared policy engine and reports the metrics of morph/report.h;
+ * `morph sim limits` derives malleability limits from measured times.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "sim_tool.h"
+
+typedef struct tool_opts {
+  const char *json, *swf, *out, *name, *save, *kind;
+  size_t generate;
+  morph_gen_options gen;
+  morph_swf_options swfo;
+  double share;          /* < 0: from the kind */
+  morph_sim_config sim;
+  morph_report_config rep;
+  int quiet, csv, csv_header;
+} tool_opts;
+
+static void usage(FILE *out)
+{
+  fprintf(out,
+          "usage: morph sim [options] [WORKLOAD.json]\n"
+          "       morph sim limits --help\n"
+          "Input (one of):\n"
+          "  WORKLOAD.json           a JSON workload (docs/workload.md)\n"
+          "  --swf FILE              a Standard Workload Format v2.2 trace\n"
+          "  --generate N            N jobs from the generator (paper 000, section 5.4)\n"
+          "Workload options:\n"
+          "  --kind K                fixed|moldable|malleable|flexible: submission and\n"
+          "                          malleability of generated / SWF jobs (fixed)\n"
+          "  --malleable-share F     share of malleable jobs, 0..1 (from --kind)\n"
+          "  --malleable-app APP     generator: only APP is malleable (Table 7)\n"
+          "  --seed S (1)  --interarrival SECONDS (10)  --max-size N (32)\n"
+          "  --swf-units-per-node K (1)  --swf-limit N (all)\n"
+          "  --save-workload FILE    write the workload used as JSON\n"
+          "Simulation:\n"
+          "  -n, --nodes N (128)     -p, --policy NAME (dmr+fcfs)\n"
+          "  -P, --param KEY=VALUE   policy engine parameter (sizes=factor by default)\n"
+          "  -i, --interval S (10)   --expand-cost S (0.8)  --shrink-cost S (0.25)\n"
+          "  --bandwidth B/s (1e10)  --reject-impossible (default: report and skip)\n"
+          "Output:\n"
+          "  -o, --out DIR           CSV files and PNG/SVG plots in DIR\n"
+          "  --name NAME             prefix of the files and plot title (sim)\n"
+          "  --idle-w W (100)  --loaded-w W (340)  --bin SECONDS (60)\n"
+          "  --csv                   one CSV line of totals (--csv-header: with header)\n"
+          "  --progress              progress on stderr   -q, --quiet\n");
+}
+
+enum { O_SWF = 256, O_GEN, O_KIND, O_SHARE, O_MAPP, O_SEED, O_IAT, O_MAXS, O_UPN, O_SLIM,
+       O_SAVE, O_ECOST, O_SCOST, O_BW, O_REJ, O_NAME, O_IDLE, O_LOAD, O_BIN, O_CSV, O_CSVH,
+       O_PROG };
+
+static const struct option long_opts[] = {
+  {"swf", required_argument, NULL, O_SWF}, {"generate", required_argument, NULL, O_GEN},
+  {"kind", required_argument, NULL, O_KIND}, {"malleable-share", required_argument, NULL, O_SHARE},
+  {"malleable-app", required_argument, NULL, O_MAPP}, {"seed", required_argument, NULL, O_SEED},
+  {"interarrival", required_argument, NULL, O_IAT}, {"max-size", required_argument, NULL, O_MAXS},
+  {"swf-units-per-node", required_argument, NULL, O_UPN},
+  {"swf-limit", required_argument, NULL, O_SLIM}, {"save-workload", required_argument, NULL, O_SAVE},
+  {"nodes", required_argument, NULL, 'n'}, {"policy", required_argument, NULL, 'p'},
+  {"param", required_argument, NULL, 'P'}, {"interval", required_argument, NULL, 'i'},
+  {"expand-cost", required_argument, NULL, O_ECOST}, {"shrink-cost", required_argument, NULL, O_SCOST},
+  {"bandwidth", required_argument, NULL, O_BW}, {"reject-impossible", no_argument, NULL, O_REJ},
+  {"out", required_argument, NULL, 'o'}, {"name", required_argument, NULL, O_NAME},
+  {"idle-w", required_argument, NULL, O_IDLE}, {"loaded-w", required_argument, NULL, O_LOAD},
+  {"bin", required_argument, NULL, O_BIN}, {"csv", no_argument, NULL, O_CSV},
+  {"csv-header", no_argument, NULL, O_CSVH}, {"progress", no_argument, NULL, O_PROG},
+  {"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+
+static void defaults(tool_opts *o)
+{
+  memset(o, 0, sizeof *o);
+  morph_gen_options_init(&o->gen);
+  morph_swf_options_init(&o->swfo);
+  morph_sim_config_init(&o->sim);
+  morph_report_config_init(&o->rep);
+  o->share = -1;
+  o->name = "sim";
+  o->kind = "fixed";
+}
+
+/* Numbers must be whole numbers: a typo must not become 0. */
+static int num(const char *s, double *v)
+{
+  char *end;
+  *v = strtod(s, &end);
+  if (end == s || *end) {
+    fprintf(stderr, "morph sim: '%s' is not a number\n", s);
+    return -1;
+  }
+  return 0;
+}
+
+static int numeric(int c)
+{
+  return strchr("ni", c) || (c >= O_GEN && c <= O_BIN && c != O_KIND && c != O_MAPP &&
+                             c != O_SAVE && c != O_REJ && c != O_NAME);
+}
+
+static int opt_num(int c, const char *arg, tool_opts *o)
+{
+  double v;
+  if (!numeric(c))
+    return 1;
+  if (num(arg, &v))
+    return -1;
+  switch (c) {
+  case O_GEN: o->generate = (size_t)v; break;
+  case O_SHARE: o->share = v; break;
+  case O_SEED: o->gen.seed = o->swfo.seed = (uint64_t)v; break;
+  case O_IAT: o->gen.mean_interarrival = v; break;
+  case O_MAXS: o->gen.max_size = o->swfo.max_size = (int)v; break;
+  case O_UPN: o->swfo.units_per_node = (int)v; break;
+  case O_SLIM: o->swfo.limit = (long)v; break;
+  case 'n': o->sim.nodes = (int)v; break;
+  case 'i': o->sim.interval = v; break;
+  case O_ECOST: o->sim.expand_cost = v; break;
+  case O_SCOST: o->sim.shrink_cost = v; break;
+  case O_BW: o->sim.bandwidth = v; break;
+  case O_IDLE: o->rep.idle_w = v; break;
+  case O_LOAD: o->rep.loaded_w = v; break;
+  case O_BIN: o->rep.interval = v; break;
+  default: return 1;
+  }
+  return 0;
+}
+
+static int opt_param(const char *kv, tool_opts *o)
+{
+  char key[64];
+  const char *eq = strchr(kv, '=');
+  if (!eq || eq - kv >= (long)sizeof key) {
+    fprintf(stderr, "morph sim: --param wants KEY=VALUE, got '%s'\n", kv);
+    return -1;
+  }
+  snprintf(key, sizeof key, "%.*s", (int)(eq - kv), kv);
+  if (morph_policy_params_set(&o->sim.params, key, eq + 1) != MORPH_OK) {
+    fprintf(stderr, "morph sim: bad policy parameter '%s'\n", kv);
+    return -1;
+  }
+  return 0;
+}
+
+static int opt_other(int c, const char *arg, tool_opts *o)
+{
+  switch (c) {
+  case O_SWF: o->swf = arg; return 0;
+  case O_KIND: o->kind = arg; return 0;
+  case O_MAPP: o->gen.malleable_app = arg; return 0;
+  case O_SAVE: o->save = arg; return 0;
+  case 'p': o->sim.policy = arg; return 0;
+  case 'P': return opt_param(arg, o);
+  case O_REJ: o->sim.impossible = MORPH_IMPOSSIBLE_REJECT; return 0;
+  case 'o': o->out = arg; return 0;
+  case O_NAME: o->name = arg; return 0;
+  case O_CSVH: o->csv_header = 1; /* fall through */
+  case O_CSV: o->csv = 1; return 0;
+  case O_PROG: o->sim.progress = 1; return 0;
+  case 'q': o->quiet = 1; return 0;
+  }
+  return -1;
+}
+
+static int parse(int argc, char **argv, tool_opts *o)
+{
+  int c;
+  defaults(o);
+  while ((c = getopt_long(argc, argv, "n:p:P:i:o:qh", long_opts, NULL)) != -1) {
+    if (c == 'h')
+      return usage(stdout), 1;
+    int rc = opt_num(c, optarg, o);
+    if (rc > 0)
+      rc = opt_other(c, optarg, o);
+    if (rc < 0) {
+      fprintf(stderr, "see morph sim --help\n");
+      return -1;
+    }
+  }
+  if (optind < argc)
+    o->json = argv[optind++];
+  if (optind < argc || !!o->json + !!o->swf + !!o->generate != 1) {
+    fprintf(stderr, "morph sim: give exactly one of WORKLOAD.json, --swf or --generate\n");
+    return -1;
+  }
+  return 0;
+}
+
+static int apply_kind(tool_opts *o)
+{
+  morph_job_kind k;
+  if (morph_job_kind_parse(o->kind, &k) != MORPH_OK) {
+    fprintf(stderr, "morph sim: unknown kind '%s'\n", o->kind);
+    return -1;
+  }
+  double share = o->share >= 0 ? o->share : morph_job_kind_malleable(k) ? 1.0 : 0.0;
+  o->gen.moldable = o->swfo.moldable = morph_job_kind_moldable(k);
+  o->gen.malleable_share = o->swfo.malleable_share = share;
+  o->gen.njobs = o->generate;
+  return 0;
+}
+
+static int load(tool_opts *o, morph_workload *wl)
+{
+  int rc;
+  if (apply_kind(o))
+    return -1;
+  if (o->json)
+    rc = morph_workload_load_json(wl, o->json);
+  else if (o->swf)
+    rc = morph_workload_load_swf(wl, o->swf, &o->swfo);
+  else
+    rc = morph_workload_generate(wl, &o->gen);
+  if (rc) {
+    fprintf(stderr, "morph sim: %s\n", morph_workload_errmsg(wl));
+    return -1;
+  }
+  if (o->save && morph_workload_save_json(wl, o->save) != MORPH_OK) {
+    fprintf(stderr, "morph sim: cannot write %s\n", o->save);
+    return -1;
+  }
+  return 0;
+}
+
+/* Impossible jobs are always reported; whether they stop the run is the
+ * user's choice (--reject-impossible). */
+static void warn_impossible(tool_opts *o, morph_workload *wl)
+{
+  size_t bad = 0;
+  morph_workload_check(wl, o->sim.nodes, MORPH_IMPOSSIBLE_SKIP, &bad);
+  if (bad)
+    fprintf(stderr, "morph sim: %s%s\n", morph_workload_errmsg(wl),
+            o->sim.impossible == MORPH_IMPOSSIBLE_REJECT ? "" : " (skipped, counted in the report)");
+}
+
+static void print_csv(const tool_opts *o, const morph_report *rep, const morph_sim_stats *st,
+                      const morph_workload *wl)
+{
+  morph_report_totals t;
+  morph_report_totals_get(rep, &t);
+  if (o->csv_header)
+    printf("name,policy,kind,jobs,completed,skipped,makespan_s,avg_wait_s,avg_exec_s,"
+           "avg_completion_s,allocation_rate,energy_kwh,throughput,resizes,decisions,wall_s\n");
+  printf("%s,%s,%s,%zu,%zu,%zu,%.3f,%.3f,%.3f,%.3f,%.5f,%.3f,%.6f,%zu,%zu,%.4f\n", o->name,
+         o->sim.policy, o->json ? (wl->njobs ? morph_job_kind_name(wl->jobs[0].kind) : "-")
+                                : o->kind,
+         t.jobs, t.completed, t.skipped, t.makespan, t.all.wait, t.all.exec, t.all.completion,
+         t.allocation_rate, t.energy_kwh, t.throughput, t.resizes, st->decisions, st->wall_s);
+}
+
+static int output(tool_opts *o, morph_report *rep, const morph_sim_stats *st,
+                  const morph_workload *wl)
+{
+  if (o->csv)
+    print_csv(o, rep, st, wl);
+  else if (!o->quiet) {
+    morph_report_print(rep, stdout);
+    printf("  simulated %.0f s in %.3f s wall: %zu events, %zu decisions, %zu starts, "
+           "%zu expands, %zu shrinks\n", st->sim_end, st->wall_s, st->events, st->decisions,
+           st->starts, st->expands, st->shrinks);
+  }
+  if (!o->out)
+    return 0;
+  mkdir(o->out, 0777);
+  int rc = morph_report_plot(rep, o->out, o->name);
+  if (rc == MORPH_ENOSYS)
+    fprintf(stderr, "morph sim: %s (CSV files written)\n", morph_report_errmsg(rep));
+  else if (rc)
+    fprintf(stderr, "morph sim: cannot write to %s\n", o->out);
+  return rc && rc != MORPH_ENOSYS ? -1 : 0;
+}
+
+static int simulate(tool_opts *o, morph_workload *wl)
+{
+  char why[512];
+  morph_sim *sim = NULL;
+  morph_report *rep = NULL;
+  if (morph_sim_config_check(&o->sim, why, sizeof why) != MORPH_OK) {
+    fprintf(stderr, "morph sim: %s\n", why);
+    return 2;
+  }
+  o->rep.units = o->sim.nodes;
+  o->rep.title = o->name;
+  int rc = morph_sim_create(&o->sim, &sim);
+  if (!rc)
+    rc = morph_report_create(&o->rep, &rep);
+  morph_sim_stats st;
+  if (!rc && (rc = morph_sim_run(sim, wl, rep, &st)) != MORPH_OK)
+    fprintf(stderr, "morph sim: %s\n", morph_sim_errmsg(sim));
+  if (!rc)
+    rc = output(o, rep, &st, wl);
+  morph_report_destroy(rep);
+  morph_sim_destroy(sim);
+  return rc ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+  if (argc > 1 && !strcmp(argv[1], "limits"))
+    return morph__tool_limits(argc - 1, argv + 1);
+  tool_opts o;
+  int rc = parse(argc, argv, &o);
+  if (rc)
+    return rc > 0 ? 0 : 2;
+  morph_workload *wl;
+  if (morph_workload_create(&wl) != MORPH_OK)
+    return 1;
+  rc = load(&o, wl) ? 1 : 0;
+  if (!rc) {
+    warn_impossible(&o, wl);
+    rc = simulate(&o, wl);
+  }
+  morph_workload_destroy(wl);
+  return rc;
+}
