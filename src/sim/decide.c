@@ -19,17 +19,19 @@ static void job_limits(const morph__sjob *j, morph_policy_job *p)
   p->efficiency = p->mtct_avg = p->mtct_trend = -1;
 }
 
-static void fill_pending(morph_sim *sim)
+/* Pending entries never change while they wait, so the queue's snapshot
+ * is kept up to date on submission and start instead of rebuilt for every
+ * decision: with thousands of waiting jobs this is most of the cost. */
+void morph__sim_pending_add(morph_sim *sim, int job)
 {
-  for (size_t i = 0; i < sim->npend; i++) {
-    const morph__sjob *j = &sim->jobs[sim->pending[i]];
-    morph_policy_job *p = &sim->ppend[i];
-    memset(p, 0, sizeof *p);
-    p->id = sim->pending[i];
-    job_limits(j, p);
-    /* Estimates are exact: the longest run the request allows. */
-    p->walltime = morph_model_time(&j->w->model, j->req_min);
-  }
+  const morph__sjob *j = &sim->jobs[job];
+  morph_policy_job *p = &sim->ppend[sim->npend];
+  memset(p, 0, sizeof *p);
+  p->id = job;
+  job_limits(j, p);
+  /* Estimates are exact: the longest run the request allows. */
+  p->walltime = morph_model_time(&j->w->model, j->req_min);
+  sim->pending[sim->npend++] = job;
 }
 
 /* Remaining time at the current size, as EASY needs for its reservation. */
@@ -66,7 +68,6 @@ static void fill_snapshot(morph_sim *sim, morph_policy_snapshot *s)
   for (int n = 0; n < sim->cfg.nodes; n++)
     sim->pnodes[n].used = sim->owner[n] >= 0;
   fill_running(sim);
-  fill_pending(sim);
   memset(s, 0, sizeof *s);
   s->now = sim->now;
   s->unit = MORPH_POLICY_UNIT_NODE;
@@ -83,8 +84,10 @@ static void remove_pending(morph_sim *sim, int job)
   size_t i = 0;
   while (i < sim->npend && sim->pending[i] != job)
     i++;
-  if (i < sim->npend)
+  if (i < sim->npend) {
     memmove(sim->pending + i, sim->pending + i + 1, (sim->npend - i - 1) * sizeof(int));
+    memmove(sim->ppend + i, sim->ppend + i + 1, (sim->npend - i - 1) * sizeof *sim->ppend);
+  }
   sim->npend -= i < sim->npend;
 }
 

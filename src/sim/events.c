@@ -168,7 +168,7 @@ static int on_submit(morph_sim *sim, int job)
     return MORPH_OK;
   }
   j->state = J_PENDING;
-  sim->pending[sim->npend++] = job;
+  morph__sim_pending_add(sim, job);
   sim->dirty = 1;
   return MORPH_OK;
 }

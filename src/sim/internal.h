@@ -86,6 +86,7 @@ int morph__sim_handle(morph_sim *sim, const morph__ev *ev);
 int morph__seg_push(morph__sjob *j, double t, int size);
 
 /* Decisions (decide.c). */
+void morph__sim_pending_add(morph_sim *sim, int job);
 int morph__sim_decide(morph_sim *sim);
 
 #endif
