@@ -13,7 +13,7 @@ int morph__fcfs_prefix(morph__run *run)
   const morph_policy_snapshot *snap = run->snap;
   for (int p = 0; p < snap->npending; p++) {
     const morph_policy_job *job = &snap->pending[p];
-    if (run->s->started[p])
+    if (run->s->started[p]) /* a resize policy's `before` hook may start jobs */
       continue;
     long free = morph__free_units(run);
     if (job->req_min > free)
