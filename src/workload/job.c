@@ -102,15 +102,16 @@ int morph__wjob_validate(const morph_wjob *job, char *why, size_t len)
     return snprintf(why, len, "submit: must be a time >= 0"), MORPH_EINVAL;
   if ((unsigned)job->kind >= MORPH_KIND_COUNT)
     return snprintf(why, len, "kind: unknown kind"), MORPH_EINVAL;
+  /* Limits first: a default request is derived from them. */
+  if (job->min < 1 || job->pref < job->min || job->max < job->pref)
+    return snprintf(why, len, "min/pref/max: need 1 <= min <= pref <= max (got %d/%d/%d)",
+                    job->min, job->pref, job->max), MORPH_EINVAL;
   if (job->req_min < 1 || job->req_max < job->req_min)
     return snprintf(why, len, "request: need 1 <= min <= max (got %d-%d)", job->req_min,
                     job->req_max), MORPH_EINVAL;
   if (!morph_job_kind_moldable(job->kind) && job->req_min != job->req_max)
     return snprintf(why, len, "request: a %s job is submitted rigid (one size), got %d-%d",
                     morph_job_kind_name(job->kind), job->req_min, job->req_max), MORPH_EINVAL;
-  if (job->min < 1 || job->pref < job->min || job->max < job->pref)
-    return snprintf(why, len, "min/pref/max: need 1 <= min <= pref <= max (got %d/%d/%d)",
-                    job->min, job->pref, job->max), MORPH_EINVAL;
   char mwhy[160];
   if (morph_model_check(&job->model, mwhy, sizeof mwhy) != MORPH_OK)
     return snprintf(why, len, "model: %s", mwhy), MORPH_EINVAL;

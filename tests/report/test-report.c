@@ -1,0 +1,172 @@
+/*
+ * Report tests. The golden example, on 4 nodes (idle 100 W, loaded 340 W):
+ *   A flexible: submit 0, start 0, end 20; 2 nodes 0-10, 4 nodes 10-20
+ *   B fixed:    submit 0, start 5, end 10; 2 nodes
+ *   C fixed:    submit 2, never started (skipped: larger than the cluster)
+ * waits 0 and 5 (avg 2.5), executions 20 and 5 (12.5), completions 20 and
+ * 10 (15); makespan 20 - 0 = 20 s; 2 jobs / 20 s = 0.1 jobs/s; busy
+ * node-seconds 2*10 + 4*10 + 2*5 = 70 of 80: allocation 87.5 %; energy
+ * 340 * 70 + 100 * 10 = 24,800 J.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <cmocka.h>
+
+#include "morph/report.h"
+
+static const morph_seg seg_a[] = {{0, 2}, {10, 4}};
+static const morph_seg seg_b[] = {{5, 2}};
+
+static morph_report *golden(void)
+{
+  morph_report_config c;
+  morph_report_config_init(&c);
+  c.units = 4;
+  c.interval = 10;
+  morph_report *r;
+  assert_int_equal(morph_report_create(&c, &r), MORPH_OK);
+  morph_job_record a = {"A", "cg", MORPH_KIND_FLEXIBLE, MORPH_JOB_COMPLETED, 0, 0, 20, 2, seg_a, 1};
+  morph_job_record b = {"B", "jacobi", MORPH_KIND_FIXED, MORPH_JOB_COMPLETED, 0, 5, 10, 1, seg_b, 0};
+  morph_job_record c2 = {"C", "nbody", MORPH_KIND_FIXED, MORPH_JOB_SKIPPED, 2, 0, 0, 0, NULL, 0};
+  assert_int_equal(morph_report_add(r, &a), MORPH_OK);
+  assert_int_equal(morph_report_add(r, &b), MORPH_OK);
+  assert_int_equal(morph_report_add(r, &c2), MORPH_OK);
+  return r;
+}
+
+static void totals_match_hand_computed_golden(void **state)
+{
+  (void)state;
+  morph_report *r = golden();
+  morph_report_totals t;
+  morph_report_totals_get(r, &t);
+  assert_int_equal(t.jobs, 3);
+  assert_int_equal(t.completed, 2);
+  assert_int_equal(t.skipped, 1);
+  assert_true(fabs(t.all.wait - 2.5) < 1e-12);
+  assert_true(fabs(t.all.exec - 12.5) < 1e-12);
+  assert_true(fabs(t.all.completion - 15) < 1e-12);
+  assert_true(fabs(t.makespan - 20) < 1e-12);
+  assert_true(fabs(t.throughput - 0.1) < 1e-12);
+  assert_true(fabs(t.allocation_rate - 0.875) < 1e-12);
+  assert_true(fabs(t.energy_j - 24800) < 1e-9);
+  assert_int_equal(t.kind[MORPH_KIND_FIXED].jobs, 1);
+  assert_true(fabs(t.kind[MORPH_KIND_FLEXIBLE].exec - 20) < 1e-12);
+  assert_int_equal(t.resizes, 1);
+  morph_report_destroy(r);
+}
+
+static char *to_string(int (*fn)(const morph_report *, FILE *), const morph_report *r)
+{
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  assert_int_equal(fn(r, f), MORPH_OK);
+  fclose(f);
+  return buf;
+}
+
+static void jobs_and_timeline_csv_match_golden(void **state)
+{
+  (void)state;
+  morph_report *r = golden();
+  char *jobs = to_string(morph_report_write_jobs_csv, r);
+  assert_string_equal(jobs,
+      "name,app,kind,state,submit,start,end,wait,exec,completion,first_size,last_size,"
+      "max_size,resizes,unit_seconds\n"
+      "A,cg,flexible,completed,0.000,0.000,20.000,0.000,20.000,20.000,2,4,4,1,60.0\n"
+      "B,jacobi,fixed,completed,0.000,5.000,10.000,5.000,5.000,10.000,2,2,2,0,10.0\n"
+      "C,nbody,fixed,skipped,2.000,,,,,,0,0,0,0,0.0\n");
+  char *tl = to_string(morph_report_write_timeline_csv, r);
+  assert_string_equal(tl, "time,allocated,running\n0.000,2,1\n5.000,4,2\n10.000,4,1\n"
+                          "20.000,0,0\n");
+  free(jobs);
+  free(tl);
+  morph_report_destroy(r);
+}
+
+static void speedup_of_run_over_fixed(void **state)
+{
+  (void)state;
+  morph_report_totals a = {0}, b = {0};
+  a.all.completion = 300, b.all.completion = 100;
+  a.makespan = 1000, b.makespan = 250;
+  a.throughput = 1, b.throughput = 4;
+  a.energy_j = 10, b.energy_j = 3;
+  morph_report_speedup s;
+  morph_report_speedup_get(&a, &b, &s);
+  assert_true(fabs(s.completion - 3) < 1e-12);
+  assert_true(fabs(s.makespan - 4) < 1e-12);
+  assert_true(fabs(s.throughput - 4) < 1e-12);
+  assert_true(fabs(s.energy_ratio - 0.3) < 1e-12);
+  assert_true(s.wait == 0);
+}
+
+static void bad_records_rejected_report_unchanged(void **state)
+{
+  (void)state;
+  morph_report *r = golden();
+  morph_seg big[] = {{0, 5}};
+  morph_seg back[] = {{0, 1}, {-1, 2}};
+  morph_job_record x = {"X", NULL, MORPH_KIND_FIXED, MORPH_JOB_COMPLETED, 10, 5, 20, 0, NULL, 0};
+  assert_int_equal(morph_report_add(r, &x), MORPH_EINVAL);
+  x.start = 10;
+  x.nseg = 1;
+  x.seg = big;
+  assert_int_equal(morph_report_add(r, &x), MORPH_EINVAL);
+  assert_non_null(strstr(morph_report_errmsg(r), "X"));
+  x.nseg = 2;
+  x.seg = back;
+  assert_int_equal(morph_report_add(r, &x), MORPH_EINVAL);
+  assert_int_equal(morph_report_count(r), 3);
+  morph_report_config c;
+  morph_report_config_init(&c);
+  morph_report *none = (morph_report *)1;
+  assert_int_equal(morph_report_create(&c, &none), MORPH_EINVAL);
+  assert_null(none);
+  morph_report_destroy(r);
+}
+
+static void plot_writes_csv_script_and_images(void **state)
+{
+  (void)state;
+  morph_report *r = golden();
+  const char *dir = TEST_DIR "/plots";
+  mkdir(dir, 0777);
+  int rc = morph_report_plot(r, dir, "golden");
+  assert_true(rc == MORPH_OK || rc == MORPH_ENOSYS);
+  const char *files[] = {"golden-jobs.csv", "golden-summary.csv", "golden-timeline.csv",
+                         "golden-completed.csv", "golden.gp"};
+  for (int i = 0; i < 5; i++) {
+    char path[1024];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+    assert_int_equal(stat(path, &st), 0);
+  }
+  if (rc == MORPH_OK) {
+    struct stat st;
+    assert_int_equal(stat(TEST_DIR "/plots/golden-timeline.png", &st), 0);
+    assert_int_equal(stat(TEST_DIR "/plots/golden-completed.svg", &st), 0);
+  }
+  morph_report_destroy(r);
+}
+
+int main(int argc, char **argv)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(totals_match_hand_computed_golden),
+    cmocka_unit_test(jobs_and_timeline_csv_match_golden),
+    cmocka_unit_test(speedup_of_run_over_fixed),
+    cmocka_unit_test(bad_records_rejected_report_unchanged),
+    cmocka_unit_test(plot_writes_csv_script_and_images),
+  };
+  if (argc > 1)
+    cmocka_set_test_filter(argv[1]);
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
