@@ -1,0 +1,187 @@
+/*
+ * Rank 0's side of the launcher protocol (docs/protocol.md). A job without
+ * a launcher runs standalone; a launcher that disappears leaves the job
+ * running at its size: every function here turns a lost connection into
+ * "no launcher" after one warning.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/clock.h"
+#include "common/log.h"
+#include "runtime/ctx.h"
+
+/* How long the job waits for the launcher's WELCOME. */
+#define WELCOME_TIMEOUT 5.0
+/* PROGRESS is sent at most this often. */
+#define PROGRESS_PERIOD 1.0
+
+static int connected(const morph_ctx *ctx) { return ctx->conn.fd >= 0; }
+
+static void lost(morph_ctx *ctx, const char *what)
+{
+  morph__log(MORPH_LOG_WARN, "0", "launcher connection lost while %s; the job continues at %d "
+             "processes without further decisions", what, ctx->size);
+  morph__conn_close(&ctx->conn);
+}
+
+static int send_or_lose(morph_ctx *ctx, const morph__msg *m, const char *what)
+{
+  if (!connected(ctx))
+    return MORPH_OK;
+  int rc = morph__send(&ctx->conn, m);
+  if (rc != MORPH_OK)
+    lost(ctx, what);
+  return rc;
+}
+
+static void fill_limits(const morph_ctx *ctx, morph__msg *m)
+{
+  m->size = ctx->size;
+  m->min = ctx->opts.min_procs;
+  m->max = ctx->opts.max_procs;
+  m->pref = ctx->opts.pref_procs;
+}
+
+static int say_hello(morph_ctx *ctx)
+{
+  morph__msg m;
+  morph__msg_init(&m, MORPH__MSG_HELLO);
+  fill_limits(ctx, &m);
+  m.pid = (long)getpid();
+  m.iteration = ctx->iteration;
+  m.mechanisms = MORPH__MECH_BIT_RELAUNCH | (ctx->live_ok ? MORPH__MECH_BIT_LIVE : 0);
+  snprintf(m.job, sizeof m.job, "%s", getenv("MORPH_JOB_ID") ? getenv("MORPH_JOB_ID") : "");
+#ifdef OMPI_MAJOR_VERSION
+  snprintf(m.mpi, sizeof m.mpi, "openmpi");
+#else
+  snprintf(m.mpi, sizeof m.mpi, "mpich");
+#endif
+  return morph__send(&ctx->conn, &m);
+}
+
+int morph__client_open(morph_ctx *ctx)
+{
+  if (!ctx->socket_path[0])
+    return MORPH_OK;
+  if (morph__connect(ctx->socket_path, WELCOME_TIMEOUT, &ctx->conn) != MORPH_OK)
+    return morph__fail(ctx, MORPH_ECONN, "cannot connect to the launcher socket %s",
+                       ctx->socket_path);
+  morph__msg m;
+  char err[256] = "";
+  int rc = say_hello(ctx);
+  if (rc == MORPH_OK)
+    rc = morph__recv(&ctx->conn, &m, WELCOME_TIMEOUT, err, sizeof err);
+  if (rc == 1 && m.kind == MORPH__MSG_WELCOME)
+    return MORPH_OK;
+  morph__conn_close(&ctx->conn);
+  if (rc == 0)
+    return morph__fail(ctx, MORPH_ECONN, "the launcher at %s did not answer within %.0f s",
+                       ctx->socket_path, WELCOME_TIMEOUT);
+  return morph__fail(ctx, rc < 0 ? rc : MORPH_EPROTO, "the launcher at %s answered badly: %s",
+                     ctx->socket_path, err[0] ? err : "expected a welcome message");
+}
+
+static void reject(morph_ctx *ctx, const morph__msg *m, int err, const char *why)
+{
+  morph__msg a;
+  morph__msg_init(&a, MORPH__MSG_ACK);
+  a.id = m->id, a.outcome = err, a.old_size = ctx->size, a.new_size = ctx->size;
+  snprintf(a.text, sizeof a.text, "%s", why);
+  morph__log(MORPH_LOG_WARN, "0", "decision %d (size %d) refused: %s", m->id, m->size, why);
+  send_or_lose(ctx, &a, "refusing a decision");
+}
+
+/* A decision the job can never carry out is answered at once, so the
+ * launcher does not wait for an adaptation window that will not come. */
+static void take_resize(morph_ctx *ctx, const morph__msg *m)
+{
+  const morph_options *o = &ctx->opts;
+  char why[160];
+  if (ctx->decision.pending) {
+    reject(ctx, m, MORPH_EBUSY, "another decision is still pending");
+    return;
+  }
+  if (m->size < o->min_procs || (o->max_procs && m->size > o->max_procs)) {
+    snprintf(why, sizeof why, "size %d outside the job's limits [%d, %d]", m->size, o->min_procs,
+             o->max_procs);
+    reject(ctx, m, MORPH_ESIZE, why);
+    return;
+  }
+  morph__decision *d = &ctx->decision;
+  d->pending = 1, d->id = m->id, d->target = m->size, d->at_iteration = m->iteration;
+  d->mechanism = (morph_mechanism)m->mechanism;
+  d->arrived = morph__now();
+  snprintf(d->hosts, sizeof d->hosts, "%s", m->hosts);
+}
+
+int morph__client_poll(morph_ctx *ctx)
+{
+  morph__msg m;
+  char err[256];
+  while (connected(ctx)) {
+    int rc = morph__recv(&ctx->conn, &m, 0, err, sizeof err);
+    if (rc == 0)
+      return MORPH_OK;
+    if (rc == MORPH_ECONN) {
+      lost(ctx, "waiting for decisions");
+      return MORPH_OK;
+    }
+    if (rc == MORPH_EPROTO) {
+      morph__log(MORPH_LOG_WARN, "0", "ignoring a malformed launcher message: %s", err);
+      continue;
+    }
+    if (m.kind == MORPH__MSG_RESIZE)
+      take_resize(ctx, &m);
+    else
+      morph__log(MORPH_LOG_WARN, "0", "ignoring an unexpected '%s' message from the launcher",
+                 morph__msg_kind_name(m.kind));
+  }
+  return MORPH_OK;
+}
+
+int morph__client_progress(morph_ctx *ctx)
+{
+  double now = morph__now();
+  if (!connected(ctx) || now - ctx->last_progress < PROGRESS_PERIOD)
+    return MORPH_OK;
+  ctx->last_progress = now;
+  morph__msg m;
+  morph__msg_init(&m, MORPH__MSG_PROGRESS);
+  m.iteration = ctx->iteration;
+  m.iter_time = ctx->iter_time;
+  return send_or_lose(ctx, &m, "reporting progress");
+}
+
+int morph__client_ack(morph_ctx *ctx, const char *checkpoint)
+{
+  const morph_report *r = &ctx->report;
+  morph__msg m;
+  morph__msg_init(&m, MORPH__MSG_ACK);
+  m.id = ctx->decision.id, m.outcome = r->outcome, m.mechanism = r->mechanism;
+  m.old_size = r->old_size, m.new_size = r->new_size, m.iteration = r->iteration;
+  m.t_decision = r->t_decision, m.t_spawn = r->t_spawn;
+  m.t_redist = r->t_redist, m.t_commit = r->t_commit, m.bytes = r->bytes_moved;
+  snprintf(m.text, sizeof m.text, "%s", r->message);
+  snprintf(m.checkpoint, sizeof m.checkpoint, "%s", checkpoint ? checkpoint : "");
+  return send_or_lose(ctx, &m, "acknowledging a decision");
+}
+
+int morph__client_limits(morph_ctx *ctx)
+{
+  morph__msg m;
+  morph__msg_init(&m, MORPH__MSG_LIMITS);
+  fill_limits(ctx, &m);
+  return send_or_lose(ctx, &m, "sending limits");
+}
+
+void morph__client_bye(morph_ctx *ctx, int exit_status, const char *text)
+{
+  morph__msg m;
+  morph__msg_init(&m, MORPH__MSG_BYE);
+  m.exit_status = exit_status;
+  snprintf(m.text, sizeof m.text, "%s", text);
+  send_or_lose(ctx, &m, "saying goodbye");
+}

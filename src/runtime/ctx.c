@@ -1,0 +1,278 @@
+/*
+ * The context's life cycle: options, open, accessors, limits, finalize.
+ */
+#include "runtime/ctx.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/clock.h"
+#include "common/log.h"
+
+int morph__fail(morph_ctx *ctx, int err, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(ctx->errmsg, sizeof ctx->errmsg, fmt, ap);
+  va_end(ap);
+  return err;
+}
+
+static int env_int(const char *name, int fallback)
+{
+  const char *v = getenv(name);
+  char *end;
+  long x = v ? strtol(v, &end, 10) : 0;
+  return v && *v && !*end ? (int)x : fallback;
+}
+
+static double env_double(const char *name, double fallback)
+{
+  const char *v = getenv(name);
+  char *end;
+  double x = v ? strtod(v, &end) : 0;
+  return v && *v && !*end ? x : fallback;
+}
+
+static morph_mechanism env_mechanism(morph_mechanism fallback)
+{
+  const char *v = getenv("MORPH_MECHANISM");
+  if (!v)
+    return fallback;
+  if (!strcmp(v, "live"))
+    return MORPH_MECH_LIVE;
+  if (!strcmp(v, "relaunch"))
+    return MORPH_MECH_RELAUNCH;
+  return MORPH_MECH_AUTO;
+}
+
+void morph_options_init(morph_options *o)
+{
+#ifdef OMPI_MAJOR_VERSION
+  /* Open MPI 4.1 with PMIx 4 hangs intermittently on back-to-back spawns;
+   * a pause before each spawn removed it in our measurements (DESIGN.md). */
+  const double pause = 0.5;
+#else
+  const double pause = 0.0;
+#endif
+  o->min_procs = env_int("MORPH_MIN", 1);
+  o->max_procs = env_int("MORPH_MAX", 0);
+  o->pref_procs = env_int("MORPH_PREF", 0);
+  o->sched_period = env_double("MORPH_PERIOD", 0.0);
+  o->sched_iterations = env_int("MORPH_ITERATIONS", 0);
+  o->mechanism = env_mechanism(MORPH_MECH_AUTO);
+  o->step_timeout = env_double("MORPH_STEP_TIMEOUT", 30.0);
+  o->spawn_pause = env_double("MORPH_SPAWN_PAUSE", pause);
+  o->socket_path = getenv("MORPH_SOCKET");
+  o->checkpoint_dir = getenv("MORPH_CHECKPOINT_DIR");
+}
+
+static int check_limits(int min, int max, int pref, char *why, size_t n)
+{
+  if (min < 1) {
+    snprintf(why, n, "min_procs %d: must be at least 1", min);
+    return MORPH_EINVAL;
+  }
+  if (max != 0 && max < min) {
+    snprintf(why, n, "min_procs %d > max_procs %d", min, max);
+    return MORPH_EINVAL;
+  }
+  if (pref != 0 && (pref < min || (max != 0 && pref > max))) {
+    snprintf(why, n, "pref_procs %d outside [min %d, max %d]", pref, min, max);
+    return MORPH_EINVAL;
+  }
+  return MORPH_OK;
+}
+
+void morph__set_comm(morph_ctx *ctx, MPI_Comm comm)
+{
+  ctx->comm = comm;
+  MPI_Comm_rank(comm, &ctx->rank);
+  MPI_Comm_size(comm, &ctx->size);
+  /* morph handles MPI errors itself: a failing spawn or peer must come back
+   * as a code, not abort the job. */
+  MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+}
+
+static void copy_paths(morph_ctx *ctx)
+{
+  const morph_options *o = &ctx->opts;
+  snprintf(ctx->socket_path, sizeof ctx->socket_path, "%s", o->socket_path ? o->socket_path : "");
+  const char *dir = o->checkpoint_dir;
+  if (!dir || !*dir)
+    dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
+  snprintf(ctx->checkpoint_dir, sizeof ctx->checkpoint_dir, "%s", dir);
+  ctx->opts.socket_path = ctx->socket_path;
+  ctx->opts.checkpoint_dir = ctx->checkpoint_dir;
+}
+
+static void detect_platform(morph_ctx *ctx)
+{
+  int provided;
+  MPI_Query_thread(&provided);
+  ctx->thread_multiple = provided == MPI_THREAD_MULTIPLE;
+#ifdef OMPI_MAJOR_VERSION
+  ctx->live_ok = 1;
+#else
+  /* Debian's MPICH (ch4:ucx) has no dynamic processes (DESIGN.md). */
+  ctx->live_ok = 0;
+#endif
+  const char *v = getenv("OMPI_MCA_orte_allowed_exit_without_sync");
+  ctx->allow_early_exit = v && !strcmp(v, "1");
+}
+
+/* Where this process comes from: the job's start, a live expansion or a
+ * relaunch. Sets comm, status and, for joiners, the pending window. */
+static int attach(morph_ctx *ctx, MPI_Comm comm)
+{
+  MPI_Comm parent;
+  MPI_Comm_get_parent(&parent);
+  if (parent != MPI_COMM_NULL)
+    return morph__live_join(ctx, parent);
+  MPI_Comm dup;
+  if (MPI_Comm_dup(comm, &dup) != MPI_SUCCESS)
+    return morph__fail(ctx, MORPH_EMPI, "MPI_Comm_dup failed");
+  morph__set_comm(ctx, dup);
+  const char *restart = getenv("MORPH_RESTART");
+  if (restart && *restart)
+    return morph__relaunch_open(ctx, restart);
+  ctx->status = MORPH_NEW;
+  return MORPH_OK;
+}
+
+static int validate_open(morph_ctx *ctx)
+{
+  const morph_options *o = &ctx->opts;
+  int rc = check_limits(o->min_procs, o->max_procs, o->pref_procs, ctx->errmsg, sizeof ctx->errmsg);
+  if (rc == MORPH_OK && ctx->status == MORPH_NEW &&
+      (ctx->size < o->min_procs || (o->max_procs && ctx->size > o->max_procs)))
+    rc = morph__fail(ctx, MORPH_EINVAL, "started with %d processes, outside [min %d, max %d]",
+                     ctx->size, o->min_procs, o->max_procs);
+  if (rc == MORPH_OK && (o->step_timeout <= 0 || o->sched_period < 0 || o->sched_iterations < 0))
+    rc = morph__fail(ctx, MORPH_EINVAL, "step_timeout must be > 0, inhibitors >= 0");
+  return rc;
+}
+
+static void release(morph_ctx *ctx)
+{
+  for (int i = 0; i < ctx->ndata; i++)
+    if (ctx->data[i].kind == MORPH__DATA_BLOCK || ctx->data[i].kind == MORPH__DATA_BLOCK_CYCLIC) {
+      free(*ctx->data[i].ubuf);
+      *ctx->data[i].ubuf = NULL;
+    }
+  free(ctx->data);
+  morph__conn_close(&ctx->conn);
+  if (ctx->comm != MPI_COMM_NULL)
+    MPI_Comm_free(&ctx->comm);
+  free(ctx);
+}
+
+int morph_open(MPI_Comm comm, const morph_options *opts, morph_ctx **out)
+{
+  int inited = 0;
+  MPI_Initialized(&inited);
+  if (!out || !inited) {
+    fprintf(stderr, "morph_open: %s\n", out ? "MPI is not initialised" : "ctx is NULL");
+    return MORPH_EINVAL;
+  }
+  *out = NULL;
+  morph_ctx *ctx = calloc(1, sizeof *ctx);
+  if (!ctx)
+    return MORPH_ENOMEM;
+  ctx->comm = MPI_COMM_NULL;
+  ctx->conn.fd = -1;
+  if (opts)
+    ctx->opts = *opts;
+  else
+    morph_options_init(&ctx->opts);
+  copy_paths(ctx);
+  detect_platform(ctx);
+  ctx->last_point = morph__now();
+  int rc = attach(ctx, comm);
+  if (rc == MORPH_OK)
+    rc = validate_open(ctx);
+  if (rc == MORPH_OK && ctx->rank == 0)
+    rc = morph__client_open(ctx);
+  /* Everyone fails together. Over the caller's communicator, not ours: a
+   * joiner's is already shared with the running job, which is busy in its
+   * adaptation window. */
+  MPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MIN, comm);
+  if (rc != MORPH_OK) {
+    if (ctx->rank == 0)
+      fprintf(stderr, "morph_open: %s: %s\n", morph_strerror(rc), ctx->errmsg);
+    release(ctx);
+    return rc;
+  }
+  *out = ctx;
+  return MORPH_OK;
+}
+
+int morph_finalize(morph_ctx *ctx)
+{
+  if (!ctx)
+    return 1;
+  if (ctx->status == MORPH_LEAVING && !ctx->relaunching) {
+    /* A live leaver: its data is with the stayers. It cannot MPI_Finalize
+     * alone (job-wide fence in Open MPI), and mpirun was started with
+     * orte_allowed_exit_without_sync, so ending now frees the slot. */
+    fflush(stdout);
+    fflush(stderr);
+    _exit(0);
+  }
+  if (ctx->rank == 0)
+    morph__client_bye(ctx, 0, ctx->relaunching ? "relaunch" : "done");
+  release(ctx);
+  MPI_Finalize();
+  return 0;
+}
+
+MPI_Comm morph_comm(const morph_ctx *ctx) { return ctx->comm; }
+int morph_rank(const morph_ctx *ctx) { return ctx->rank; }
+int morph_size(const morph_ctx *ctx) { return ctx->size; }
+morph_status morph_get_status(const morph_ctx *ctx) { return ctx->status; }
+int64_t morph_iteration(const morph_ctx *ctx) { return ctx->iteration; }
+const char *morph_errmsg(const morph_ctx *ctx) { return ctx ? ctx->errmsg : ""; }
+
+int morph_set_limits(morph_ctx *ctx, int min, int max, int pref)
+{
+  int rc = check_limits(min, max, pref, ctx->errmsg, sizeof ctx->errmsg);
+  if (rc != MORPH_OK)
+    return rc;
+  ctx->opts.min_procs = min;
+  ctx->opts.max_procs = max;
+  ctx->opts.pref_procs = pref;
+  return ctx->rank == 0 ? morph__client_limits(ctx) : MORPH_OK;
+}
+
+int morph_set_inhibitors(morph_ctx *ctx, double period, int iterations)
+{
+  if (period < 0 || iterations < 0)
+    return morph__fail(ctx, MORPH_EINVAL, "inhibitors must be >= 0 (period %g, iterations %d)",
+                       period, iterations);
+  ctx->opts.sched_period = period;
+  ctx->opts.sched_iterations = iterations;
+  return MORPH_OK;
+}
+
+int morph_last_report(const morph_ctx *ctx, morph_report *out)
+{
+  if (!ctx || !out)
+    return MORPH_EINVAL;
+  *out = ctx->report;
+  return MORPH_OK;
+}
+
+const char *morph_status_name(morph_status st)
+{
+  static const char *const names[] = {"NEW", "JOINING", "STAYING", "LEAVING"};
+  return (unsigned)st < 4 ? names[st] : "UNKNOWN";
+}
+
+const char *morph_mechanism_name(morph_mechanism m)
+{
+  static const char *const names[] = {"auto", "live", "relaunch"};
+  return (unsigned)m < 3 ? names[m] : "unknown";
+}

@@ -1,0 +1,181 @@
+/*
+ * Registered data: what follows the processes at a reconfiguration, and its
+ * in-memory movement for the live mechanism. The index arithmetic and the
+ * transfers themselves are the redistribution engine's (src/redist).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "redist/redist.h"
+#include "runtime/ctx.h"
+
+morph__data *morph__data_find(const morph_ctx *ctx, const char *name)
+{
+  for (int i = 0; i < ctx->ndata; i++)
+    if (!strcmp(ctx->data[i].name, name))
+      return &ctx->data[i];
+  return NULL;
+}
+
+/* Appends a registration after the checks every kind shares. */
+static int add(morph_ctx *ctx, const char *name, enum morph__data_kind kind, MPI_Datatype type,
+               morph__data **out)
+{
+  if (!name || !*name || strlen(name) >= sizeof ctx->data[0].name)
+    return morph__fail(ctx, MORPH_EINVAL, "data name missing or longer than %zu characters",
+                       sizeof ctx->data[0].name - 1);
+  if (morph__data_find(ctx, name))
+    return morph__fail(ctx, MORPH_EEXIST, "data '%s' is already registered", name);
+  MPI_Aint lb = 0, extent = 0;
+  if (kind != MORPH__DATA_CALLBACKS &&
+      (type == MPI_DATATYPE_NULL || MPI_Type_get_extent(type, &lb, &extent) != MPI_SUCCESS ||
+       extent <= 0))
+    return morph__fail(ctx, MORPH_EINVAL, "data '%s': invalid datatype", name);
+  morph__data *d = realloc(ctx->data, (size_t)(ctx->ndata + 1) * sizeof *d);
+  if (!d)
+    return morph__fail(ctx, MORPH_ENOMEM, "no memory to register '%s'", name);
+  ctx->data = d;
+  d = &ctx->data[ctx->ndata];
+  memset(d, 0, sizeof *d);
+  strcpy(d->name, name);
+  d->kind = kind;
+  d->type = type;
+  d->elem_size = (size_t)extent;
+  *out = d;
+  return MORPH_OK;
+}
+
+int morph_data_replicated(morph_ctx *ctx, const char *name, void *buf, int count,
+                          MPI_Datatype type)
+{
+  if (!buf || count < 0)
+    return morph__fail(ctx, MORPH_EINVAL, "replicated data '%s': NULL buffer or negative count",
+                       name ? name : "");
+  morph__data *d;
+  int rc = add(ctx, name, MORPH__DATA_REPLICATED, type, &d);
+  if (rc != MORPH_OK)
+    return rc;
+  d->rbuf = buf;
+  d->count = count;
+  ctx->ndata++;
+  return MORPH_OK;
+}
+
+static morph__dist dist_of(const morph__data *d)
+{
+  morph__dist dist = {MORPH__DIST_BLOCK, d->global, 1};
+  if (d->kind == MORPH__DATA_BLOCK_CYCLIC)
+    dist.kind = MORPH__DIST_BLOCK_CYCLIC, dist.block = d->block;
+  else if (d->kind == MORPH__DATA_VARCOUNT)
+    dist.kind = MORPH__DIST_VARCOUNT;
+  return dist;
+}
+
+static int add_distributed(morph_ctx *ctx, const char *name, enum morph__data_kind kind,
+                           void **buf, int64_t global, int64_t block, MPI_Datatype type)
+{
+  if (!buf || global < 0 || block < 1)
+    return morph__fail(ctx, MORPH_EINVAL, "data '%s': NULL pointer, negative size or block < 1",
+                       name ? name : "");
+  morph__data *d;
+  int rc = add(ctx, name, kind, type, &d);
+  if (rc != MORPH_OK)
+    return rc;
+  d->ubuf = buf, d->global = global, d->block = block;
+  morph__dist dist = dist_of(d);
+  d->local = morph__dist_count(&dist, ctx->rank, ctx->size);
+  /* One extra element keeps calloc from returning NULL for empty parts, so
+   * NULL always means failure. */
+  *buf = calloc((size_t)d->local + 1, d->elem_size);
+  if (!*buf)
+    return morph__fail(ctx, MORPH_ENOMEM, "data '%s': cannot allocate %lld elements", name,
+                       (long long)d->local);
+  ctx->ndata++;
+  return MORPH_OK;
+}
+
+int morph_data_block(morph_ctx *ctx, const char *name, void **buf, int64_t global,
+                     MPI_Datatype type)
+{
+  return add_distributed(ctx, name, MORPH__DATA_BLOCK, buf, global, 1, type);
+}
+
+int morph_data_block_cyclic(morph_ctx *ctx, const char *name, void **buf, int64_t global,
+                            int64_t block, MPI_Datatype type)
+{
+  return add_distributed(ctx, name, MORPH__DATA_BLOCK_CYCLIC, buf, global, block, type);
+}
+
+int morph_data_varcount(morph_ctx *ctx, const char *name, void **buf, int64_t *count,
+                        MPI_Datatype type)
+{
+  if (!buf || !count || *count < 0)
+    return morph__fail(ctx, MORPH_EINVAL, "varcount data '%s': NULL pointer or negative count",
+                       name ? name : "");
+  morph__data *d;
+  int rc = add(ctx, name, MORPH__DATA_VARCOUNT, type, &d);
+  if (rc != MORPH_OK)
+    return rc;
+  d->ubuf = buf, d->ucount = count;
+  ctx->ndata++;
+  return MORPH_OK;
+}
+
+int morph_data_callbacks(morph_ctx *ctx, const char *name, const morph_callbacks *cb)
+{
+  if (!cb || !cb->pack || !cb->unpack)
+    return morph__fail(ctx, MORPH_EINVAL, "callbacks '%s': pack and unpack are required",
+                       name ? name : "");
+  morph__data *d;
+  int rc = add(ctx, name, MORPH__DATA_CALLBACKS, MPI_BYTE, &d);
+  if (rc != MORPH_OK)
+    return rc;
+  d->cb = *cb;
+  ctx->ndata++;
+  return MORPH_OK;
+}
+
+int64_t morph_local_count(const morph_ctx *ctx, const char *name)
+{
+  const morph__data *d = morph__data_find(ctx, name);
+  if (!d || d->kind == MORPH__DATA_REPLICATED || d->kind == MORPH__DATA_CALLBACKS)
+    return -1;
+  return d->kind == MORPH__DATA_VARCOUNT ? *d->ucount : d->local;
+}
+
+int64_t morph_local_offset(const morph_ctx *ctx, const char *name)
+{
+  const morph__data *d = morph__data_find(ctx, name);
+  if (!d || d->kind == MORPH__DATA_REPLICATED || d->kind == MORPH__DATA_CALLBACKS)
+    return -1;
+  if (d->kind != MORPH__DATA_VARCOUNT) {
+    morph__dist dist = dist_of(d);
+    return morph__dist_offset(&dist, ctx->rank, ctx->size);
+  }
+  int64_t off = 0, mine = *d->ucount;
+  /* Collective for varcount data: its offset depends on the others. */
+  MPI_Exscan(&mine, &off, 1, MPI_INT64_T, MPI_SUM, ctx->comm);
+  return ctx->rank == 0 ? 0 : off;
+}
+
+static uint64_t mix(uint64_t h, uint64_t x)
+{
+  h ^= x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+  return h;
+}
+
+uint64_t morph__data_signature(const morph_ctx *ctx)
+{
+  uint64_t h = (uint64_t)ctx->ndata;
+  for (int i = 0; i < ctx->ndata; i++) {
+    const morph__data *d = &ctx->data[i];
+    for (const char *c = d->name; *c; c++)
+      h = mix(h, (uint64_t)(unsigned char)*c);
+    h = mix(h, (uint64_t)d->kind);
+    h = mix(h, (uint64_t)d->elem_size);
+    h = mix(h, (uint64_t)d->global);
+    h = mix(h, (uint64_t)d->block);
+    h = mix(h, (uint64_t)d->count);
+  }
+  return h;
+}

@@ -1,0 +1,252 @@
+/*
+ * In-memory movement of registered data inside a live adaptation window.
+ * Everything lands in new buffers: the old ones stay untouched until the
+ * commit, which is what makes a rollback possible.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/clock.h"
+#include "redist/redist.h"
+#include "runtime/ctx.h"
+#include "runtime/wait.h"
+
+#define TAG_DATA 7301
+#define TAG_BLOB_LEN 7302
+#define TAG_BLOB 7303
+
+/* Blobs of callback data received by one new rank, in old-rank order. */
+typedef struct blobset {
+  int n;
+  void **blobs;
+  size_t *lens;
+} blobset;
+
+static void blobset_free(blobset *b)
+{
+  for (int i = 0; b && i < b->n; i++)
+    free(b->blobs[i]);
+  if (b) {
+    free(b->blobs);
+    free(b->lens);
+    free(b);
+  }
+}
+
+static int move_replicated(morph__data *d, MPI_Comm comm, double deadline)
+{
+  MPI_Request req;
+  if (MPI_Ibcast(d->rbuf, d->count, d->type, 0, comm, &req) != MPI_SUCCESS)
+    return MORPH_EMPI;
+  return morph__wait_all(1, &req, deadline);
+}
+
+/* Old local lengths of a varcount registration, gathered from the old
+ * owners (ranks 0..old_size-1 of comm). */
+static int gather_counts(const morph__data *d, MPI_Comm comm, int me, int old_size,
+                         int64_t **out)
+{
+  int P;
+  MPI_Comm_size(comm, &P);
+  int64_t mine = me < old_size ? *d->ucount : 0;
+  int64_t *all = malloc((size_t)P * sizeof *all);
+  if (!all)
+    return MORPH_ENOMEM;
+  MPI_Request req;
+  int rc = MPI_Iallgather(&mine, 1, MPI_INT64_T, all, 1, MPI_INT64_T, comm, &req) == MPI_SUCCESS
+               ? MORPH_OK
+               : MORPH_EMPI;
+  if (rc == MORPH_OK)
+    rc = morph__wait_all(1, &req, 0); /* bounded by the next step's deadline */
+  if (rc != MORPH_OK) {
+    free(all);
+    return rc;
+  }
+  *out = all;
+  return MORPH_OK;
+}
+
+static int move_distributed(morph__data *d, morph__window *w, int me, int i, double deadline)
+{
+  int64_t *counts = NULL;
+  int rc = MORPH_OK;
+  if (d->kind == MORPH__DATA_VARCOUNT)
+    rc = gather_counts(d, w->newcomm, me, w->old_size, &counts);
+  if (rc != MORPH_OK)
+    return rc;
+  morph__dist dist = {MORPH__DIST_BLOCK, d->global, d->block};
+  if (d->kind == MORPH__DATA_BLOCK_CYCLIC)
+    dist.kind = MORPH__DIST_BLOCK_CYCLIC;
+  if (d->kind == MORPH__DATA_VARCOUNT)
+    dist.kind = MORPH__DIST_VARCOUNT;
+  morph__plan plan;
+  rc = morph__plan_build(&dist, counts, w->old_size, w->new_size, me, &plan);
+  free(counts);
+  if (rc != MORPH_OK)
+    return rc;
+  void *nb = malloc(((size_t)plan.new_count + 1) * d->elem_size);
+  const void *ob = me < w->old_size ? *d->ubuf : NULL;
+  int64_t sent = 0;
+  rc = nb ? morph__redist_exec(w->newcomm, &plan, ob, nb, d->elem_size, d->type, TAG_DATA + i,
+                               deadline, &sent)
+          : MORPH_ENOMEM;
+  w->newbufs[i] = nb;
+  w->newcounts[i] = plan.new_count;
+  w->bytes += sent;
+  morph__plan_free(&plan);
+  return rc;
+}
+
+/* Callback data: old rank r's blob goes to new rank r mod N. */
+static int send_blob(morph__data *d, morph__window *w, int me, MPI_Request *reqs, int *nreq,
+                     void **blob, int64_t *len)
+{
+  size_t n = 0;
+  int rc = d->cb.pack(d->cb.arg, blob, &n);
+  if (rc != MORPH_OK)
+    return rc;
+  *len = (int64_t)n;
+  int dst = me % w->new_size;
+  MPI_Isend(len, 1, MPI_INT64_T, dst, TAG_BLOB_LEN, w->newcomm, &reqs[(*nreq)++]);
+  MPI_Isend(*blob, (int)n, MPI_BYTE, dst, TAG_BLOB, w->newcomm, &reqs[(*nreq)++]);
+  w->bytes += dst == me ? 0 : (int64_t)n;
+  return MORPH_OK;
+}
+
+static int recv_blobs(morph__window *w, int me, blobset *b, double deadline)
+{
+  for (int src = me; src < w->old_size; src += w->new_size)
+    b->n++;
+  b->blobs = calloc((size_t)b->n + 1, sizeof *b->blobs);
+  b->lens = calloc((size_t)b->n + 1, sizeof *b->lens);
+  if (!b->blobs || !b->lens)
+    return MORPH_ENOMEM;
+  int k = 0;
+  for (int src = me; src < w->old_size; src += w->new_size, k++) {
+    int64_t len;
+    MPI_Request req;
+    MPI_Irecv(&len, 1, MPI_INT64_T, src, TAG_BLOB_LEN, w->newcomm, &req);
+    int rc = morph__wait_all(1, &req, deadline);
+    if (rc == MORPH_OK && !(b->blobs[k] = malloc((size_t)len + 1)))
+      rc = MORPH_ENOMEM;
+    if (rc == MORPH_OK)
+      MPI_Irecv(b->blobs[k], (int)len, MPI_BYTE, src, TAG_BLOB, w->newcomm, &req);
+    if (rc == MORPH_OK)
+      rc = morph__wait_all(1, &req, deadline);
+    if (rc != MORPH_OK)
+      return rc;
+    b->lens[k] = (size_t)len;
+  }
+  return MORPH_OK;
+}
+
+static int move_callbacks(morph__data *d, morph__window *w, int me, int i, double deadline)
+{
+  MPI_Request reqs[2];
+  int nreq = 0, rc = MORPH_OK;
+  void *blob = NULL;
+  int64_t len = 0;
+  if (me < w->old_size)
+    rc = send_blob(d, w, me, reqs, &nreq, &blob, &len);
+  blobset *b = calloc(1, sizeof *b);
+  if (rc == MORPH_OK && !b)
+    rc = MORPH_ENOMEM;
+  if (rc == MORPH_OK && me < w->new_size)
+    rc = recv_blobs(w, me, b, deadline);
+  int sent = nreq == 0 || morph__wait_all(nreq, reqs, deadline) == MORPH_OK;
+  /* A blob still being sent after the deadline belongs to MPI: leak it. */
+  if (sent)
+    free(blob);
+  w->newbufs[i] = b;
+  return rc != MORPH_OK ? rc : sent ? MORPH_OK : MORPH_ETIMEDOUT;
+}
+
+static int move_one(morph_ctx *ctx, morph__window *w, int me, int i, double deadline)
+{
+  morph__data *d = &ctx->data[i];
+  switch (d->kind) {
+  case MORPH__DATA_REPLICATED:
+    return move_replicated(d, w->newcomm, deadline);
+  case MORPH__DATA_CALLBACKS:
+    return move_callbacks(d, w, me, i, deadline);
+  default:
+    return move_distributed(d, w, me, i, deadline);
+  }
+}
+
+int morph__data_move(morph_ctx *ctx, morph__window *w)
+{
+  int me;
+  MPI_Comm_rank(w->newcomm, &me);
+  w->newbufs = calloc((size_t)ctx->ndata + 1, sizeof *w->newbufs);
+  w->newcounts = calloc((size_t)ctx->ndata + 1, sizeof *w->newcounts);
+  if (!w->newbufs || !w->newcounts)
+    return MORPH_ENOMEM;
+  double deadline = morph__now() + w->step_timeout;
+  for (int i = 0; i < ctx->ndata; i++) {
+    int rc = move_one(ctx, w, me, i, deadline);
+    if (rc == MORPH_ETIMEDOUT)
+      w->abandoned = 1;
+    if (rc != MORPH_OK) {
+      snprintf(w->why, sizeof w->why, "moving '%s' failed on rank %d: %s", ctx->data[i].name, me,
+               morph_strerror(rc));
+      return rc;
+    }
+  }
+  return MORPH_OK;
+}
+
+static int install_one(morph__data *d, void *nb, int64_t count)
+{
+  switch (d->kind) {
+  case MORPH__DATA_REPLICATED:
+    return MORPH_OK;
+  case MORPH__DATA_CALLBACKS: {
+    blobset *b = nb;
+    int rc = d->cb.unpack(d->cb.arg, b->n, b->blobs, b->lens);
+    blobset_free(b);
+    return rc;
+  }
+  case MORPH__DATA_VARCOUNT:
+    d->global = 0; /* only meaningful inside a window */
+    *d->ucount = count;
+    break;
+  default:
+    d->local = count;
+  }
+  free(*d->ubuf);
+  *d->ubuf = nb;
+  return MORPH_OK;
+}
+
+void morph__data_install(morph_ctx *ctx, morph__window *w, int new_rank, int new_size)
+{
+  (void)new_rank, (void)new_size;
+  for (int i = 0; i < ctx->ndata; i++) {
+    int rc = install_one(&ctx->data[i], w->newbufs[i], w->newcounts[i]);
+    if (rc != MORPH_OK)
+      morph__fail(ctx, rc, "unpack callback of '%s' failed: %s", ctx->data[i].name,
+                  morph_strerror(rc));
+  }
+  free(w->newbufs);
+  free(w->newcounts);
+  w->newbufs = NULL;
+  w->newcounts = NULL;
+}
+
+void morph__data_discard(morph_ctx *ctx, morph__window *w)
+{
+  /* After a timeout MPI may still write into the new buffers: leak them
+   * rather than hand freed memory to a late receive. */
+  for (int i = 0; !w->abandoned && w->newbufs && i < ctx->ndata; i++) {
+    if (ctx->data[i].kind == MORPH__DATA_CALLBACKS)
+      blobset_free(w->newbufs[i]);
+    else if (ctx->data[i].kind != MORPH__DATA_REPLICATED)
+      free(w->newbufs[i]);
+  }
+  free(w->newbufs);
+  free(w->newcounts);
+  w->newbufs = NULL;
+  w->newcounts = NULL;
+}

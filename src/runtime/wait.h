@@ -1,0 +1,16 @@
+/*
+ * Time-limited completion of MPI requests. Every wait inside an adaptation
+ * window goes through here, because a peer that died or hangs must turn
+ * into MORPH_ETIMEDOUT, never into a hung job.
+ */
+#ifndef MORPH_RUNTIME_WAIT_H
+#define MORPH_RUNTIME_WAIT_H
+
+#include <mpi.h>
+
+/* Waits for all n requests until `deadline` (morph__now() time; 0: none).
+ * MORPH_OK, MORPH_ETIMEDOUT (requests abandoned, still active) or
+ * MORPH_EMPI (a request completed with an error). */
+int morph__wait_all(int n, MPI_Request *reqs, double deadline);
+
+#endif

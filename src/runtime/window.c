@@ -1,0 +1,213 @@
+/*
+ * The adaptation window: one reconfiguration, as an explicit state machine.
+ *
+ *   PREPARE  joiners spawned and merged (live grow), stayers split off
+ *            (live shrink), nothing (relaunch)
+ *   MOVE     registrations checked alike everywhere, data moved into new
+ *            buffers (live) or written to a checkpoint (relaunch)
+ *   VOTE     every process's outcome reaches the stayers, who agree
+ *   COMMIT   the new size takes effect
+ *   ROLLBACK the old size stays, with its untouched data
+ *
+ * Joiners enter at MOVE. Every step is time-limited by step_timeout, and
+ * the vote is taken among the stayers only, so that a joiner or leaver that
+ * dies cannot block the decision.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "common/clock.h"
+#include "common/log.h"
+#include "runtime/ctx.h"
+#include "runtime/wait.h"
+
+#define TAG_VOTE 7310
+#define TAG_VERDICT 7311
+
+enum state { PREPARE, MOVE, VOTE, COMMIT, ROLLBACK, DONE };
+
+typedef struct run {
+  const morph__mech_ops *ops;
+  int rc;        /* the first failure, or MORPH_OK */
+  double mark;   /* start of the current phase */
+} run;
+
+static const morph__mech_ops *ops_of(const morph__window *w)
+{
+  return w->mechanism == MORPH_MECH_LIVE ? &morph__mech_live : &morph__mech_relaunch;
+}
+
+static double lap(run *r)
+{
+  double now = morph__now(), t = now - r->mark;
+  r->mark = now;
+  return t;
+}
+
+static enum state on_prepare(morph_ctx *ctx, morph__window *w, run *r)
+{
+  r->rc = r->ops->prepare(ctx, w);
+  ctx->report.t_spawn = lap(r);
+  return r->rc == MORPH_OK ? MOVE : ROLLBACK;
+}
+
+/* Registrations must agree before any byte moves: a mismatch would make
+ * the transfers of different processes pair up wrongly. */
+static int check_signatures(morph_ctx *ctx, morph__window *w)
+{
+  uint64_t sig = morph__data_signature(ctx), lo = sig, hi = sig;
+  MPI_Request req[2];
+  double deadline = morph__now() + w->step_timeout;
+  MPI_Iallreduce(&sig, &lo, 1, MPI_UINT64_T, MPI_MIN, w->newcomm, &req[0]);
+  MPI_Iallreduce(&sig, &hi, 1, MPI_UINT64_T, MPI_MAX, w->newcomm, &req[1]);
+  int rc = morph__wait_all(2, req, deadline);
+  if (rc == MORPH_ETIMEDOUT)
+    w->abandoned = 1;
+  if (rc == MORPH_OK && lo != hi) {
+    snprintf(w->why, sizeof w->why, "processes registered different data (names, kinds, "
+             "types or sizes differ)");
+    rc = MORPH_EMISMATCH;
+  }
+  return rc;
+}
+
+static enum state on_move(morph_ctx *ctx, morph__window *w, run *r)
+{
+  r->rc = check_signatures(ctx, w);
+  if (r->rc == MORPH_OK)
+    r->rc = r->ops->move(ctx, w);
+  ctx->report.t_redist = lap(r);
+  return VOTE;
+}
+
+static int is_stayer(const morph__window *w) { return w->staycomm != MPI_COMM_NULL; }
+
+/* Rank 0 collects the outcome of every joiner or leaver. */
+static int collect_votes(morph__window *w, int rc, double deadline)
+{
+  for (int p = w->nonstay_lo; p < w->nonstay_hi && rc == MORPH_OK; p++) {
+    int vote = MORPH_ETIMEDOUT;
+    MPI_Request req;
+    MPI_Irecv(&vote, 1, MPI_INT, p, TAG_VOTE, w->newcomm, &req);
+    if (morph__wait_all(1, &req, deadline) != MORPH_OK) {
+      snprintf(w->why, sizeof w->why, "process %d of the window did not report in time", p);
+      w->abandoned = 1;
+      return MORPH_ETIMEDOUT;
+    }
+    rc = vote;
+  }
+  return rc;
+}
+
+static void send_verdicts(morph__window *w, int *verdict)
+{
+  for (int p = w->nonstay_lo; p < w->nonstay_hi; p++) {
+    MPI_Request req;
+    /* Not waited for: a dead receiver must not hold the stayers. */
+    MPI_Isend(verdict, 1, MPI_INT, p, TAG_VERDICT, w->newcomm, &req);
+    MPI_Request_free(&req);
+  }
+}
+
+static int stayer_vote(morph_ctx *ctx, morph__window *w, int rc, double deadline)
+{
+  if (ctx->rank == 0)
+    rc = collect_votes(w, rc, deadline);
+  rc = morph__agree(w->staycomm, rc, deadline + w->step_timeout);
+  if (ctx->rank == 0) {
+    /* The context outlives the unwaited sends that read the verdict. */
+    ctx->verdict = rc;
+    send_verdicts(w, &ctx->verdict);
+  }
+  return rc;
+}
+
+static int other_vote(morph__window *w, int rc, double deadline)
+{
+  MPI_Request req[2];
+  int verdict = MORPH_ETIMEDOUT;
+  MPI_Isend(&rc, 1, MPI_INT, 0, TAG_VOTE, w->newcomm, &req[0]);
+  MPI_Irecv(&verdict, 1, MPI_INT, 0, TAG_VERDICT, w->newcomm, &req[1]);
+  /* The stayers may take two step timeouts to agree. */
+  if (morph__wait_all(2, req, deadline + 2 * w->step_timeout) != MORPH_OK) {
+    w->abandoned = 1;
+    return MORPH_ETIMEDOUT;
+  }
+  return verdict;
+}
+
+static enum state on_vote(morph_ctx *ctx, morph__window *w, run *r)
+{
+  double deadline = morph__now() + w->step_timeout;
+  r->rc = is_stayer(w) ? stayer_vote(ctx, w, r->rc, deadline) : other_vote(w, r->rc, deadline);
+  return r->rc == MORPH_OK ? COMMIT : ROLLBACK;
+}
+
+static enum state on_commit(morph_ctx *ctx, morph__window *w, run *r)
+{
+  r->rc = r->ops->commit(ctx, w);
+  ctx->report.t_commit = lap(r);
+  return DONE;
+}
+
+static enum state on_rollback(morph_ctx *ctx, morph__window *w, run *r)
+{
+  r->ops->rollback(ctx, w);
+  ctx->report.t_commit = lap(r);
+  return DONE;
+}
+
+static void open_report(morph_ctx *ctx, const morph__window *w)
+{
+  morph_report *rep = &ctx->report;
+  memset(rep, 0, sizeof *rep);
+  rep->seq = w->seq;
+  rep->old_size = w->old_size;
+  rep->requested_size = w->new_size;
+  rep->mechanism = w->mechanism;
+  rep->iteration = w->iteration;
+  rep->t_decision = ctx->rank == 0 && ctx->decision.arrived > 0 ? w->t0 - ctx->decision.arrived : 0;
+}
+
+static void close_report(morph_ctx *ctx, morph__window *w, int rc)
+{
+  morph_report *rep = &ctx->report;
+  rep->outcome = rc;
+  rep->new_size = rc == MORPH_OK ? w->new_size : w->old_size;
+  MPI_Request req;
+  /* Time-limited, with buffers in the context: after a rollback caused by a
+   * dead process the reduction may never complete. */
+  ctx->bytes_mine = w->bytes;
+  if ((ctx->status != MORPH_LEAVING || ctx->relaunching) &&
+      MPI_Ireduce(&ctx->bytes_mine, &ctx->bytes_all, 1, MPI_INT64_T, MPI_SUM, 0, ctx->comm,
+                  &req) == MPI_SUCCESS &&
+      morph__wait_all(1, &req, morph__now() + w->step_timeout) == MORPH_OK)
+    rep->bytes_moved = ctx->bytes_all;
+  else
+    rep->bytes_moved = -1;
+  if (rc == MORPH_OK)
+    snprintf(rep->message, sizeof rep->message, "%d -> %d %s in %.3f s", w->old_size,
+             w->new_size, morph_mechanism_name(w->mechanism),
+             rep->t_spawn + rep->t_redist + rep->t_commit);
+  else
+    snprintf(rep->message, sizeof rep->message, "%d -> %d %s rolled back, %d processes kept: %.160s",
+             w->old_size, w->new_size, morph_mechanism_name(w->mechanism), w->old_size,
+             w->why[0] ? w->why : morph_strerror(rc));
+}
+
+int morph__window_run(morph_ctx *ctx, morph__window *w)
+{
+  static enum state (*const handlers[])(morph_ctx *, morph__window *, run *) = {
+    [PREPARE] = on_prepare, [MOVE] = on_move, [VOTE] = on_vote,
+    [COMMIT] = on_commit, [ROLLBACK] = on_rollback,
+  };
+  run r = {ops_of(w), MORPH_OK, morph__now()};
+  open_report(ctx, w);
+  enum state s = w->joiner ? MOVE : PREPARE;
+  while (s != DONE)
+    s = handlers[s](ctx, w, &r);
+  close_report(ctx, w, r.rc);
+  if (r.rc != MORPH_OK && ctx->rank == 0)
+    morph__log(MORPH_LOG_WARN, "0", "reconfiguration %d: %s", w->seq, ctx->report.message);
+  return r.rc;
+}

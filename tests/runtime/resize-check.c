@@ -1,0 +1,227 @@
+/*
+ * resize-check: a malleable program whose every registered datum is a known
+ * function of its global index and of the iteration, so that after any
+ * sequence of reconfigurations each process can verify every element it
+ * holds. Used by the runtime tests under `morph run` with schedules.
+ *
+ *   resize-check [-n ITERS] [-g GLOBAL] [-s SLEEP_MS] [--mismatch]
+ *
+ * Exit 0 and "CHECK PASSED" if all data stayed correct; 1 otherwise.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "morph.h"
+
+typedef struct particle {
+  int64_t id;
+  double x;
+} particle;
+
+typedef struct app {
+  int64_t iter, iters, global;
+  double sleep_ms;
+  int mismatch;
+  double *a;        /* block: a[g] = g + iter */
+  int64_t *b;       /* block-cyclic (block 3): b[g] = 2g - iter */
+  particle *v;      /* varcount: ids in global order, x = id * 0.5 + iter */
+  int64_t nv;
+  int64_t tokens[64]; /* callbacks: tokens this process owns */
+  int ntokens;
+  int64_t token_sum;  /* replicated: expected sum of all tokens */
+  int errors;
+} app;
+
+static int pack(void *arg, void **blob, size_t *len)
+{
+  app *s = arg;
+  *len = (size_t)s->ntokens * sizeof(int64_t);
+  *blob = malloc(*len + 1);
+  if (!*blob)
+    return MORPH_ENOMEM;
+  memcpy(*blob, s->tokens, *len);
+  return MORPH_OK;
+}
+
+static int unpack(void *arg, int nblobs, void *const *blobs, const size_t *lens)
+{
+  app *s = arg;
+  s->ntokens = 0;
+  for (int i = 0; i < nblobs; i++)
+    for (size_t k = 0; k < lens[i] / sizeof(int64_t) && s->ntokens < 64; k++)
+      s->tokens[s->ntokens++] = ((const int64_t *)blobs[i])[k];
+  return MORPH_OK;
+}
+
+static MPI_Datatype particle_type(void)
+{
+  MPI_Datatype t;
+  int lens[2] = {1, 1};
+  MPI_Aint disp[2] = {offsetof(particle, id), offsetof(particle, x)};
+  MPI_Datatype types[2] = {MPI_INT64_T, MPI_DOUBLE};
+  MPI_Type_create_struct(2, lens, disp, types, &t);
+  MPI_Type_commit(&t);
+  return t;
+}
+
+static void fail(app *s, morph_ctx *m, const char *what, int64_t g, double got, double want)
+{
+  if (s->errors++ < 5)
+    fprintf(stderr, "rank %d it %lld: %s[%lld] = %g, expected %g\n", morph_rank(m),
+            (long long)s->iter, what, (long long)g, got, want);
+}
+
+static void verify(app *s, morph_ctx *m)
+{
+  int64_t off = morph_local_offset(m, "a"), n = morph_local_count(m, "a");
+  for (int64_t i = 0; i < n; i++)
+    if (s->a[i] != (double)(off + i + s->iter))
+      fail(s, m, "a", off + i, s->a[i], (double)(off + i + s->iter));
+  int P = morph_size(m), r = morph_rank(m);
+  int64_t k = 0;
+  for (int64_t blk = r; blk * 3 < s->global; blk += P)
+    for (int64_t g = blk * 3; g < blk * 3 + 3 && g < s->global; g++, k++)
+      if (s->b[k] != 2 * g - s->iter)
+        fail(s, m, "b", g, (double)s->b[k], (double)(2 * g - s->iter));
+  int64_t voff = morph_local_offset(m, "v");
+  for (int64_t i = 0; i < s->nv; i++)
+    if (s->v[i].id != voff + i || s->v[i].x != (double)(voff + i) * 0.5 + (double)s->iter)
+      fail(s, m, "v", voff + i, (double)s->v[i].id, (double)(voff + i));
+  int64_t sum = 0, all = 0;
+  for (int i = 0; i < s->ntokens; i++)
+    sum += s->tokens[i];
+  MPI_Allreduce(&sum, &all, 1, MPI_INT64_T, MPI_SUM, morph_comm(m));
+  if (all != s->token_sum)
+    fail(s, m, "tokens", 0, (double)all, (double)s->token_sum);
+}
+
+static void init(app *s, morph_ctx *m)
+{
+  int64_t off = morph_local_offset(m, "a"), n = morph_local_count(m, "a");
+  for (int64_t i = 0; i < n; i++)
+    s->a[i] = (double)(off + i);
+  int P = morph_size(m), r = morph_rank(m);
+  int64_t k = 0;
+  for (int64_t blk = r; blk * 3 < s->global; blk += P)
+    for (int64_t g = blk * 3; g < blk * 3 + 3 && g < s->global; g++)
+      s->b[k++] = 2 * g;
+  /* Uneven varcount parts: rank r holds 2r + 1 particles, ids in order. */
+  s->nv = 2 * r + 1;
+  s->v = malloc((size_t)s->nv * sizeof *s->v);
+  int64_t first = (int64_t)r * r;
+  for (int64_t i = 0; i < s->nv; i++)
+    s->v[i] = (particle){first + i, (double)(first + i) * 0.5};
+  s->ntokens = 2;
+  s->tokens[0] = 10 * r + 1, s->tokens[1] = 10 * r + 2;
+  int64_t sum = s->tokens[0] + s->tokens[1];
+  MPI_Allreduce(&sum, &s->token_sum, 1, MPI_INT64_T, MPI_SUM, morph_comm(m));
+}
+
+static void step(app *s, morph_ctx *m)
+{
+  int64_t n = morph_local_count(m, "a"), nb = morph_local_count(m, "b");
+  for (int64_t i = 0; i < n; i++)
+    s->a[i] += 1.0;
+  for (int64_t i = 0; i < nb; i++)
+    s->b[i] -= 1;
+  for (int64_t i = 0; i < s->nv; i++)
+    s->v[i].x += 1.0;
+  if (s->sleep_ms > 0)
+    usleep((useconds_t)(s->sleep_ms * 1000));
+}
+
+static void parse(app *s, int argc, char **argv)
+{
+  static const struct option opts[] = {{"iterations", required_argument, 0, 'n'},
+                                       {"global", required_argument, 0, 'g'},
+                                       {"sleep", required_argument, 0, 's'},
+                                       {"mismatch", no_argument, 0, 'm'},
+                                       {0, 0, 0, 0}};
+  s->iters = 100, s->global = 1000;
+  for (int c; (c = getopt_long(argc, argv, "n:g:s:m", opts, NULL)) != -1;) {
+    if (c == 'n')
+      s->iters = atoll(optarg);
+    else if (c == 'g')
+      s->global = atoll(optarg);
+    else if (c == 's')
+      s->sleep_ms = atof(optarg);
+    else if (c == 'm')
+      s->mismatch = 1;
+  }
+}
+
+static int register_all(app *s, morph_ctx *m, MPI_Datatype pt)
+{
+  morph_callbacks cb = {pack, unpack, s};
+  /* --mismatch: joiners register a different size, to test detection. */
+  int64_t g = s->mismatch && morph_get_status(m) == MORPH_JOINING ? s->global + 1 : s->global;
+  int rc = morph_data_replicated(m, "iter", &s->iter, 1, MPI_INT64_T);
+  if (!rc)
+    rc = morph_data_replicated(m, "token_sum", &s->token_sum, 1, MPI_INT64_T);
+  if (!rc)
+    rc = morph_data_block(m, "a", (void **)&s->a, g, MPI_DOUBLE);
+  if (!rc)
+    rc = morph_data_block_cyclic(m, "b", (void **)&s->b, s->global, 3, MPI_INT64_T);
+  if (!rc)
+    rc = morph_data_varcount(m, "v", (void **)&s->v, &s->nv, pt);
+  if (!rc)
+    rc = morph_data_callbacks(m, "tokens", &cb);
+  return rc;
+}
+
+int main(int argc, char **argv)
+{
+  int provided;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+  app s;
+  memset(&s, 0, sizeof s);
+  parse(&s, argc, argv);
+  morph_ctx *m;
+  if (morph_open(MPI_COMM_WORLD, NULL, &m) != MORPH_OK) {
+    MPI_Finalize();
+    return 1;
+  }
+  MPI_Datatype pt = particle_type();
+  int rc = register_all(&s, m, pt);
+  if (rc != MORPH_OK) {
+    fprintf(stderr, "registration failed: %s\n", morph_errmsg(m));
+    return morph_finalize(m) + 1;
+  }
+  if (morph_get_status(m) == MORPH_NEW)
+    init(&s, m);
+  int seen = 0, reconfigs = 0;
+  morph_status st = MORPH_NEW;
+  for (; s.iter < s.iters; s.iter++) {
+    if ((rc = morph_point(m, &st)) != MORPH_OK) {
+      fprintf(stderr, "morph_point: %s: %s\n", morph_strerror(rc), morph_errmsg(m));
+      s.errors++;
+      break;
+    }
+    if (st == MORPH_LEAVING)
+      break;
+    morph_report rep;
+    morph_last_report(m, &rep);
+    if (rep.seq != seen && morph_rank(m) == 0) {
+      seen = rep.seq, reconfigs++;
+      printf("it %lld: %s\n", (long long)s.iter, rep.message);
+      fflush(stdout);
+    }
+    verify(&s, m);
+    step(&s, m);
+  }
+  if (st != MORPH_LEAVING) {
+    verify(&s, m);
+    int errs = s.errors;
+    MPI_Allreduce(MPI_IN_PLACE, &errs, 1, MPI_INT, MPI_SUM, morph_comm(m));
+    if (morph_rank(m) == 0)
+      printf("CHECK %s iterations=%lld size=%d reconfigurations=%d errors=%d\n",
+             errs ? "FAILED" : "PASSED", (long long)s.iter, morph_size(m), reconfigs, errs);
+    s.errors = errs;
+  }
+  MPI_Type_free(&pt);
+  int ret = morph_finalize(m);
+  return ret ? ret : s.errors ? 1 : 0;
+}
