@@ -46,6 +46,10 @@ typedef struct morph_sim_config {
   double shrink_cost;         /* fixed seconds of a shrink (0.25) */
   double bandwidth;           /* bytes/s per node for redistribution (1e10) */
   morph_impossible impossible;/* jobs larger than the cluster (SKIP) */
+  int queue_depth;            /* pending jobs shown to the policy, in queue
+                                 order; 0: all. Like Slurm's bf_max_job_test
+                                 (500): keeps a decision's cost bounded when
+                                 tens of thousands of jobs wait */
   int progress;               /* nonzero: progress lines on stderr (0) */
 } morph_sim_config;
 

@@ -77,6 +77,8 @@ static void fill_snapshot(morph_sim *sim, morph_policy_snapshot *s)
   s->nrunning = (int)sim->nrun;
   s->pending = sim->ppend;
   s->npending = (int)sim->npend;
+  if (sim->cfg.queue_depth > 0 && s->npending > sim->cfg.queue_depth)
+    s->npending = sim->cfg.queue_depth;
 }
 
 static void remove_pending(morph_sim *sim, int job)

@@ -20,6 +20,7 @@ void morph_sim_config_init(morph_sim_config *cfg)
   cfg->shrink_cost = 0.25;
   cfg->bandwidth = 1e10;
   cfg->impossible = MORPH_IMPOSSIBLE_SKIP;
+  cfg->queue_depth = 500;
 }
 
 int morph__sim_fail(morph_sim *sim, int err, const char *fmt, ...)
@@ -48,9 +49,9 @@ double morph_sim_reconf_cost(const morph_sim_config *cfg, const morph_model *m, 
 int morph_sim_config_check(const morph_sim_config *c, char *buf, size_t len)
 {
   if (c->nodes < 1 || !(c->interval > 0) || c->expand_cost < 0 || c->shrink_cost < 0 ||
-      !(c->bandwidth > 0))
+      !(c->bandwidth > 0) || c->queue_depth < 0)
     return snprintf(buf, len, "simulator: need nodes >= 1, interval > 0, costs >= 0, "
-                              "bandwidth > 0"), MORPH_EINVAL;
+                              "bandwidth > 0, queue depth >= 0"), MORPH_EINVAL;
   return morph_policy_create_error(c->policy, &c->params, buf, len);
 }
 

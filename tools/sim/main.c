@@ -44,6 +44,7 @@ static void usage(FILE *out)
           "  -P, --param KEY=VALUE   policy engine parameter (sizes=factor by default)\n"
           "  -i, --interval S (10)   --expand-cost S (0.8)  --shrink-cost S (0.25)\n"
           "  --bandwidth B/s (1e10)  --reject-impossible (default: report and skip)\n"
+          "  --queue-depth N         pending jobs the policy sees (500; 0: all)\n"
           "Output:\n"
           "  -o, --out DIR           CSV files and PNG/SVG plots in DIR\n"
           "  --name NAME             prefix of the files and plot title (sim)\n"
@@ -54,7 +55,7 @@ static void usage(FILE *out)
 
 enum { O_SWF = 256, O_GEN, O_KIND, O_SHARE, O_MAPP, O_SEED, O_IAT, O_MAXS, O_UPN, O_SLIM,
        O_SAVE, O_ECOST, O_SCOST, O_BW, O_REJ, O_NAME, O_IDLE, O_LOAD, O_BIN, O_CSV, O_CSVH,
-       O_PROG };
+       O_PROG, O_QD };
 
 static const struct option long_opts[] = {
   {"swf", required_argument, NULL, O_SWF}, {"generate", required_argument, NULL, O_GEN},
@@ -71,6 +72,7 @@ static const struct option long_opts[] = {
   {"idle-w", required_argument, NULL, O_IDLE}, {"loaded-w", required_argument, NULL, O_LOAD},
   {"bin", required_argument, NULL, O_BIN}, {"csv", no_argument, NULL, O_CSV},
   {"csv-header", no_argument, NULL, O_CSVH}, {"progress", no_argument, NULL, O_PROG},
+  {"queue-depth", required_argument, NULL, O_QD},
   {"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
 
 static void defaults(tool_opts *o)
@@ -99,7 +101,7 @@ static int num(const char *s, double *v)
 
 static int numeric(int c)
 {
-  return strchr("ni", c) || (c >= O_GEN && c <= O_BIN && c != O_KIND && c != O_MAPP &&
+  return c == 'n' || c == 'i' || c == O_QD || (c >= O_GEN && c <= O_BIN && c != O_KIND && c != O_MAPP &&
                              c != O_SAVE && c != O_REJ && c != O_NAME);
 }
 
@@ -126,6 +128,7 @@ static int opt_num(int c, const char *arg, tool_opts *o)
   case O_IDLE: o->rep.idle_w = v; break;
   case O_LOAD: o->rep.loaded_w = v; break;
   case O_BIN: o->rep.interval = v; break;
+  case O_QD: o->sim.queue_depth = (int)v; break;
   default: return 1;
   }
   return 0;
