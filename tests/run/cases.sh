@@ -1,0 +1,277 @@
+#!/bin/bash
+# Cases of `morph run`, one per CTest test: cases.sh <case>.
+# Each runs the launcher on fake-job (a protocol client started by a real
+# mpirun) in a folder of its own and checks exit status, log, report CSV
+# and that no process or file is left behind.
+# Needs MORPH_RUN, FAKE_JOB and FAKE_MORPHD (set by CMakeLists.txt).
+set -u
+CASE=$1
+T=$(mktemp -d /tmp/test-run-XXXXXX)
+mkdir "$T/tmp"
+export TMPDIR=$T/tmp # morph run makes its socket folder here: it must be gone at the end
+cd "$T" || exit 1
+MPI=${MPI:-openmpi}
+
+# Kills what this case started (found by its unique folder) and removes it.
+cleanup() {
+  local pids
+  pids=$(pgrep -f "$T" | grep -vx "$$")
+  [ -n "$pids" ] && kill -KILL $pids 2>/dev/null
+  rm -rf "$T"
+}
+trap cleanup EXIT
+
+fail() {
+  echo "FAIL ($CASE): $*"
+  echo "--- stdout"; cat out 2>/dev/null
+  echo "--- stderr"; cat err 2>/dev/null
+  [ -f r.csv ] && { echo "--- report"; cat r.csv; }
+  exit 1
+}
+
+# run [morph run options...] -- [fake-job options...]
+run() {
+  local opts=() ; while [ $# -gt 0 ] && [ "$1" != -- ]; do opts+=("$1"); shift; done
+  shift
+  timeout 90 "$MORPH_RUN" --mpi "$MPI" --report r.csv "${opts[@]}" \
+    "$FAKE_JOB" --state "$T" "$@" >out 2>err
+  RC=$?
+}
+
+expect_rc() { [ "$RC" -eq "$1" ] || fail "exit status $RC, expected $1"; }
+expect_err() { grep -q -- "$1" err || fail "stderr lacks '$1'"; }
+expect_out() { grep -q -- "$1" out || fail "stdout lacks '$1'"; }
+# row N: the Nth reconfiguration in the report, as "old,new,mechanism,outcome"
+row() { awk -F, -v n="$1" 'NR == n + 1 { print $5 "," $6 "," $7 "," $9 }' r.csv; }
+expect_row() { [ "$(row "$1")" = "$2" ] || fail "report row $1 is '$(row "$1")', expected '$2'"; }
+expect_rows() { [ "$(($(wc -l <r.csv) - 1))" -eq "$1" ] || fail "report has not $1 rows"; }
+# column C (by name) of row N
+col() { awk -F, -v n="$1" -v c="$2" 'NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i } NR == n + 1 { print $k[c] }' r.csv; }
+expect_ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= b) }' || fail "$3: $1 < $2"; }
+
+no_leftovers() {
+  sleep 0.2
+  local left
+  left=$(pgrep -f "$FAKE_JOB --state $T")
+  [ -z "$left" ] || fail "processes left behind: $(ps -o pid,stat,args -p $left | tail -n +2)"
+  [ -z "$(ls -A "$T/tmp")" ] || fail "files left in TMPDIR: $(ls -A "$T/tmp")"
+}
+
+# Starts morph run in the background; waits until the job has connected.
+start_bg() {
+  local opts=() ; while [ $# -gt 0 ] && [ "$1" != -- ]; do opts+=("$1"); shift; done
+  shift
+  "$MORPH_RUN" --mpi "$MPI" "${opts[@]}" "$FAKE_JOB" --state "$T" "$@" >out 2>err &
+  BG=$!
+  for _ in $(seq 100); do grep -q welcome out 2>/dev/null && return; sleep 0.1; done
+  fail "the job did not connect"
+}
+
+case_usage_errors() {
+  local R="$MORPH_RUN"
+  "$R" -n 2 --schedule "4@it100,2@bogus" true 2>err; RC=$?
+  expect_rc 2; expect_err "'2@bogus'"
+  "$R" --schedule "4@it100" true 2>err; RC=$?
+  expect_rc 2; expect_err "-n N"
+  "$R" -n 2 --server /x.sock true 2>err; RC=$?
+  expect_rc 2; expect_err "--job-id"
+  printf '4@it1\n2@t-3\n' >s.txt
+  "$R" -n 2 --schedule-file s.txt true 2>err; RC=$?
+  expect_rc 2; expect_err "s.txt:2:"; expect_err "'2@t-3'"
+  "$R" -n 2 --max 4 --schedule 8@it1 true 2>err; RC=$?
+  expect_rc 2; expect_err "outside the job's limits"
+  "$R" -n 2 --mpi lam true 2>err; RC=$?
+  expect_rc 2; expect_err "unknown MPI"
+  "$R" -n 2 2>err; RC=$?
+  expect_rc 2; expect_err "no program"
+  "$R" --help >out; RC=$?
+  expect_rc 0; expect_out "usage: morph run"
+}
+
+case_flow_iteration() {
+  run -n 1 --schedule "3@it20,2@it40,4@it60" -- --iters 100
+  expect_rc 0
+  expect_rows 3
+  expect_row 1 "1,3,live,ok"; expect_row 2 "3,2,live,ok"; expect_row 3 "2,4,live,ok"
+  expect_ge "$(col 1 iteration)" 20 "iteration of the first resize"
+  expect_ge "$(col 3 iteration)" 60 "iteration of the third resize"
+  expect_err "job 1->3 live ok in"
+  expect_out "end size=4 iteration=100"
+  no_leftovers
+}
+
+case_flow_time() {
+  run -n 1 --schedule "2@t0.5,3@t1.0" -- --iters 200
+  expect_rc 0
+  expect_rows 2
+  expect_row 1 "1,2,live,ok"; expect_row 2 "2,3,live,ok"
+  expect_ge "$(col 1 time)" 0.5 "time of the first resize"
+  expect_ge "$(col 2 time)" 1.0 "time of the second resize"
+  no_leftovers
+}
+
+case_refused_resize() {
+  run -n 1 --schedule "5@it10,2@it20" -- --iters 40 --refuse-size 5
+  expect_rc 0
+  expect_row 1 "1,1,live,MORPH_ESIZE"; expect_row 2 "1,2,live,ok"
+  expect_err "failed: MORPH_ESIZE"
+}
+
+case_leavers_verified() {
+  run -n 3 --schedule "1@it10" -- --iters 200 --leave-delay-ms 500
+  expect_rc 0
+  expect_row 1 "3,1,live,ok"
+  expect_ge "$(col 1 t_settle)" 0.4 "time until the leavers were gone"
+  expect_err "leavers gone after"
+  no_leftovers
+}
+
+case_leavers_stuck() {
+  run -n 3 --leave-timeout 1 --schedule "1@it10" -- --iters 300 --stuck-leavers
+  expect_rc 0
+  expect_row 1 "3,1,live,MORPH_EBUSY"
+  expect_err "still running"
+  no_leftovers
+}
+
+case_relaunch() {
+  run -n 1 --schedule "3@it10:relaunch,2@it30" -- --iters 50
+  expect_rc 0
+  expect_rows 2
+  expect_row 1 "1,3,relaunch,ok"; expect_row 2 "3,2,live,ok"
+  expect_out "restart size=3 iteration=10"
+  expect_out "end size=2 iteration=50"
+  expect_err "job 1->3 relaunch ok"
+  [ -z "$(ls ckpt-* 2>/dev/null)" ] || fail "checkpoint left behind"
+  no_leftovers
+}
+
+case_rollback_failed_start() {
+  run -n 2 --schedule "3@it10:relaunch" -- --iters 40 --fail-restart-size 3
+  expect_rc 0
+  expect_row 1 "2,2,relaunch,MORPH_ESPAWN"
+  expect_out "restart size=2 iteration=10"
+  expect_err "restarting at 2"
+  expect_out "end size=2 iteration=40"
+  no_leftovers
+}
+
+case_rollback_no_hello() {
+  run -n 1 --start-timeout 2 --grace 1 --schedule "3@it10:relaunch" -- --iters 40 \
+    --hang-restart-size 3
+  expect_rc 0
+  expect_row 1 "1,1,relaunch,MORPH_ETIMEDOUT"
+  expect_out "end size=1 iteration=40"
+  no_leftovers
+}
+
+case_crash() {
+  run -n 1 --schedule "2@it50" -- --iters 100 --crash-at 10
+  expect_rc 7
+  expect_err "without saying goodbye: status 7"
+  no_leftovers
+}
+
+case_connection_drop_hang() {
+  run -n 2 --exit-timeout 1 --grace 1 -- --iters 100 --drop-and-hang
+  [ "$RC" -ne 0 ] || fail "exit status 0 for a job that was killed"
+  expect_err "dropped without BYE"
+  expect_err "still running 1 s after the job ended"
+  no_leftovers
+}
+
+case_never_connects() {
+  timeout 60 "$MORPH_RUN" --mpi "$MPI" -n 2 --schedule 2@it5 sleep 0.3 >out 2>err; RC=$?
+  expect_rc 0
+  expect_err "1 schedule entries were not applied"
+}
+
+case_timeout() {
+  local t0=$SECONDS
+  run -n 2 --timeout 1 --grace 1 -- --iters 100000
+  expect_rc 124
+  [ $((SECONDS - t0)) -lt 15 ] || fail "--timeout 1 took $((SECONDS - t0)) s"
+  expect_err "time limit of 1 s reached"
+  no_leftovers
+}
+
+case_sigterm() {
+  start_bg -n 2 --schedule "3@it20" -- --iters 100000
+  kill -TERM "$BG"; wait "$BG"; RC=$?
+  expect_rc 143
+  expect_err "got signal 15"
+  no_leftovers
+}
+
+case_sigterm_stubborn() {
+  start_bg -n 2 --grace 1 -- --iters 100000 --ignore-term
+  kill -INT "$BG"; wait "$BG"; RC=$?
+  expect_rc 130
+  no_leftovers
+}
+
+case_socket_private() {
+  run -n 1 -- --iters 5
+  expect_rc 0
+  expect_out "socket mode 600"
+  expect_out "socket folder mode 700"
+  no_leftovers
+}
+
+case_upstream_unreachable() {
+  run -n 1 --server "$T/none.sock" --job-id j1 --schedule 2@it10 -- --iters 30
+  expect_rc 0
+  expect_err "cannot reach morphd"
+  expect_row 1 "1,2,live,ok"
+}
+
+wait_listening() {
+  for _ in $(seq 50); do grep -q listening "$1" 2>/dev/null && return; sleep 0.1; done
+  fail "fake-morphd did not start"
+}
+
+case_upstream_relay() {
+  timeout 60 "$FAKE_MORPHD" --socket "$T/d.sock" --resize 3,2 >d.out &
+  local d=$!
+  wait_listening d.out
+  run -n 1 --server "$T/d.sock" --job-id j7 -- --iters 200
+  wait "$d"
+  cat d.out >>out
+  expect_rc 0
+  expect_out '"type":"hello".*"job":"j7"'
+  expect_out '"type":"ack".*"id":100.*"new_size":3'
+  expect_out '"type":"ack".*"id":101.*"new_size":2'
+  expect_out '"type":"progress"'
+  expect_out '"type":"bye".*"exit_status":0'
+  expect_row 1 "1,3,live,ok"; expect_row 2 "3,2,live,ok"
+  no_leftovers
+}
+
+case_upstream_reattach() {
+  timeout 60 "$FAKE_MORPHD" --socket "$T/d.sock" --resize 3 --exit-after-ack >d1.out &
+  local d1=$!
+  wait_listening d1.out
+  start_bg -n 1 --server "$T/d.sock" --job-id j8 --report r.csv -- --iters 500
+  wait "$d1"
+  timeout 60 "$FAKE_MORPHD" --socket "$T/d.sock" --resize 2 >d2.out &
+  local d2=$!
+  wait "$BG"; RC=$?
+  wait "$d2"
+  cat d1.out d2.out >>out
+  expect_rc 0
+  expect_err "lost morphd"
+  expect_err "reattached to morphd"
+  grep -q '"type":"hello".*"job":"j8".*"size":3' d2.out || fail "no HELLO at size 3 after reattach"
+  grep -q '"type":"ack".*"id":100.*"new_size":2' d2.out || fail "no ACK of the new daemon's resize"
+  grep -q '"type":"bye"' d2.out || fail "no BYE to the new daemon"
+  expect_row 2 "3,2,live,ok"
+  no_leftovers
+}
+
+case_mpich_flow() { MPI=mpich; case_flow_iteration; }
+case_mpich_relaunch() { MPI=mpich; case_relaunch; }
+
+fn=case_${CASE//-/_}
+declare -f "$fn" >/dev/null || { echo "unknown case $CASE"; exit 2; }
+"$fn"
+echo "PASS ($CASE)"

@@ -1,0 +1,139 @@
+/*
+ * morph run: starts an MPI application with mpirun / mpiexec, is the
+ * server its rank 0 connects to (MORPH_SOCKET), sends it the decisions of a
+ * schedule or of morphd, carries out relaunches and reports every
+ * reconfiguration. See docs/run.md and docs/protocol.md.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include "common/clock.h"
+#include "launch.h"
+#include "morph/error.h"
+#include "run.h"
+
+double morph__run_clock(const struct morph__run *r)
+{
+  return morph__now() - r->t0;
+}
+
+void morph__say(const struct morph__run *r, int level, const char *fmt, ...)
+{
+  if (level > r->opt->verbose)
+    return;
+  char line[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(line, sizeof line, fmt, ap);
+  va_end(ap);
+  fprintf(stderr, "morph run: %s\n", line);
+}
+
+static void set_count(const char *name, int value)
+{
+  char v[32];
+  snprintf(v, sizeof v, "%d", value);
+  setenv(name, v, 1);
+}
+
+/* The documented variables the job reads (docs/run.md). They are set in
+ * morph run's own environment so that every mpirun inherits them. */
+static void export_env(struct morph__run *r)
+{
+  const struct morph__run_opts *o = r->opt;
+  setenv("MORPH_SOCKET", r->sock, 1);
+  setenv("MORPH_JOB_ID", o->job_id, 1);
+  if (o->min)
+    set_count("MORPH_MIN", o->min);
+  if (o->max)
+    set_count("MORPH_MAX", o->max);
+  if (o->pref)
+    set_count("MORPH_PREF", o->pref);
+  if (o->mechanism >= 0)
+    setenv("MORPH_MECHANISM", morph__mech_name(o->mechanism), 1);
+  unsetenv("MORPH_RESTART");
+  morph__mpi_prepare_env(o->mpi);
+}
+
+/* The program's resolved path, to recognise its processes in /proc. */
+static void find_app(struct morph__run *r)
+{
+  char path[PATH_MAX];
+  if (morph__which(r->opt->app[0], path, sizeof path) != 0 || !realpath(path, r->app_exe)) {
+    r->app_exe[0] = '\0';
+    morph__say(r, 0, "cannot find %s here: leavers of a shrink will not be verified",
+               r->opt->app[0]);
+  }
+}
+
+static void choose_mpi(struct morph__run *r)
+{
+  char why[256];
+  if (r->opt->mpi != MORPH__MPI_AUTO)
+    return;
+  r->opt->mpi = morph__mpi_detect(r->opt->app[0], why, sizeof why);
+  morph__say(r, 1, "MPI: %s (%s)", morph__mpi_name(r->opt->mpi), why);
+}
+
+static int setup(struct morph__run *r)
+{
+  /* Orphans of the launcher (a rank whose orted died) become our children,
+   * so none escapes the final clean-up. */
+  prctl(PR_SET_CHILD_SUBREAPER, 1);
+  morph__signals_install();
+  choose_mpi(r);
+  find_app(r);
+  int rc = morph__server_open(r);
+  if (rc == MORPH_OK)
+    rc = morph__report_open(r);
+  if (rc != MORPH_OK)
+    return rc;
+  export_env(r);
+  morph__relay_init(r);
+  return morph__start_job(r, r->opt->np, NULL);
+}
+
+static void finish(struct morph__run *r)
+{
+  if (morph__kill_leftovers(r->opt->grace) > 0)
+    morph__say(r, 0, "stopped processes of the job that outlived mpirun");
+  morph__checkpoints_remove(r);
+  morph__relay_bye(r);
+  morph__relay_close(r);
+  morph__report_close(r);
+  morph__server_close(r);
+  if (r->opt->sched.n > r->next_sched)
+    morph__say(r, 0, "%d schedule entries were not applied", r->opt->sched.n - r->next_sched);
+  morph__say(r, 1, "job ended with status %d after %.1f s; %d reconfigurations (%d failed)",
+             r->exit_code, morph__run_clock(r), r->seq, r->n_failed);
+}
+
+int main(int argc, char **argv)
+{
+  struct morph__run_opts o;
+  int rc = morph__opts_parse(&o, argc, argv);
+  if (rc >= 0) {
+    morph__opts_free(&o);
+    return rc;
+  }
+  struct morph__run r;
+  memset(&r, 0, sizeof r);
+  r.opt = &o;
+  r.t0 = morph__now();
+  r.listen_fd = -1;
+  r.job.fd = -1;
+  r.size = o.np;
+  if (setup(&r) == MORPH_OK)
+    morph__loop(&r);
+  else
+    r.exit_code = 125;
+  finish(&r);
+  morph__opts_free(&o);
+  return r.exit_code;
+}

@@ -1,0 +1,239 @@
+#include "options.h"
+
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "morph/error.h"
+
+static const char usage_text[] =
+  "usage: morph run [options] -n N [--] program [arguments...]\n"
+  "\n"
+  "Starts an MPI program with mpirun/mpiexec, serves its malleability\n"
+  "requests (MORPH_SOCKET) and carries out its relaunches.\n"
+  "\n"
+  "  -n, --np N              initial number of processes (required)\n"
+  "      --min N --max N --pref N\n"
+  "                          malleability limits (MORPH_MIN, MORPH_MAX, MORPH_PREF)\n"
+  "      --mechanism M       auto | live | relaunch (MORPH_MECHANISM; default auto)\n"
+  "      --schedule LIST     resizes, e.g. \"4@it100,2@it300,3@t5.5,2@it400:relaunch\"\n"
+  "      --schedule-file F   the same, one or more entries per line, # comments\n"
+  "      --mpi FLAVOUR       openmpi | mpich | auto (default: from the program)\n"
+  "      --mpirun PROG       launcher (default mpirun.openmpi / mpiexec.mpich)\n"
+  "      --mpi-arg ARG       extra launcher argument (repeatable)\n"
+  "      --hostfile FILE     hosts for the launcher (else --oversubscribe on this host)\n"
+  "      --server PATH       relay to morphd's socket (with --job-id)\n"
+  "      --job-id ID         job id (MORPH_JOB_ID; default run-<pid>)\n"
+  "      --report FILE       CSV of every reconfiguration\n"
+  "      --timeout S         end the job after S seconds, exit status 124\n"
+  "      --start-timeout S   a relaunched job must connect within S (default 60)\n"
+  "      --leave-timeout S   leavers of a shrink must be gone within S (default 30)\n"
+  "      --exit-timeout S    mpirun must end within S after the job ends (default 30)\n"
+  "      --grace S           from SIGTERM to SIGKILL when stopping the job (default 5)\n"
+  "  -v, --verbose           more messages (twice: every protocol message)\n"
+  "  -h, --help              this text\n"
+  "\n"
+  "Exit status: the program's; 124 after --timeout; 128+signal when stopped by\n"
+  "a signal; 2 for a usage error; 125 when morph run itself fails.\n";
+
+enum {
+  OPT_MIN = 256, OPT_MAX, OPT_PREF, OPT_MECH, OPT_SCHED, OPT_SCHED_FILE, OPT_MPI, OPT_MPIRUN,
+  OPT_MPI_ARG, OPT_HOSTFILE, OPT_SERVER, OPT_JOB_ID, OPT_REPORT, OPT_TIMEOUT, OPT_START_TIMEOUT,
+  OPT_LEAVE_TIMEOUT, OPT_EXIT_TIMEOUT, OPT_GRACE
+};
+
+static const struct option long_opts[] = {
+  {"np", required_argument, NULL, 'n'},
+  {"min", required_argument, NULL, OPT_MIN},
+  {"max", required_argument, NULL, OPT_MAX},
+  {"pref", required_argument, NULL, OPT_PREF},
+  {"mechanism", required_argument, NULL, OPT_MECH},
+  {"schedule", required_argument, NULL, OPT_SCHED},
+  {"schedule-file", required_argument, NULL, OPT_SCHED_FILE},
+  {"mpi", required_argument, NULL, OPT_MPI},
+  {"mpirun", required_argument, NULL, OPT_MPIRUN},
+  {"mpi-arg", required_argument, NULL, OPT_MPI_ARG},
+  {"hostfile", required_argument, NULL, OPT_HOSTFILE},
+  {"server", required_argument, NULL, OPT_SERVER},
+  {"job-id", required_argument, NULL, OPT_JOB_ID},
+  {"report", required_argument, NULL, OPT_REPORT},
+  {"timeout", required_argument, NULL, OPT_TIMEOUT},
+  {"start-timeout", required_argument, NULL, OPT_START_TIMEOUT},
+  {"leave-timeout", required_argument, NULL, OPT_LEAVE_TIMEOUT},
+  {"exit-timeout", required_argument, NULL, OPT_EXIT_TIMEOUT},
+  {"grace", required_argument, NULL, OPT_GRACE},
+  {"verbose", no_argument, NULL, 'v'},
+  {"help", no_argument, NULL, 'h'},
+  {NULL, 0, NULL, 0},
+};
+
+static int bad(const char *fmt, const char *arg)
+{
+  fprintf(stderr, "morph run: ");
+  fprintf(stderr, fmt, arg);
+  fprintf(stderr, "\n(see morph run --help)\n");
+  return 2;
+}
+
+static int get_count(const char *arg, int zero_ok, int *out)
+{
+  char *end;
+  long v = strtol(arg, &end, 10);
+  if (*arg == '\0' || *end || v < (zero_ok ? 0 : 1) || v > 1000000)
+    return bad("'%s' is not a valid number of processes", arg);
+  *out = (int)v;
+  return 0;
+}
+
+static int get_seconds(const char *arg, double *out)
+{
+  char *end;
+  double v = strtod(arg, &end);
+  if (*arg == '\0' || *end || !isfinite(v) || v < 0)
+    return bad("'%s' is not a valid number of seconds", arg);
+  *out = v;
+  return 0;
+}
+
+static int add_mpi_arg(struct morph__run_opts *o, const char *arg)
+{
+  const char **p = realloc(o->mpi_args, (size_t)(o->n_mpi_args + 1) * sizeof *p);
+  if (!p)
+    return bad("%s", "out of memory");
+  o->mpi_args = p;
+  o->mpi_args[o->n_mpi_args++] = arg;
+  return 0;
+}
+
+static int add_schedule(struct morph__run_opts *o, const char *arg, int is_file)
+{
+  char err[512];
+  int rc = is_file ? morph__sched_parse_file(&o->sched, arg, err, sizeof err)
+                   : morph__sched_parse_list(&o->sched, arg, err, sizeof err);
+  return rc == MORPH_OK ? 0 : bad("%s", err);
+}
+
+static int get_choice(int value, const char *arg, const char *what, int *out)
+{
+  if (value < 0) {
+    fprintf(stderr, "morph run: unknown %s '%s'\n", what, arg);
+    return 2;
+  }
+  *out = value;
+  return 0;
+}
+
+/* Options about sizes and the job's behaviour. */
+static int job_option(struct morph__run_opts *o, int c, const char *arg)
+{
+  int mpi = 0;
+  switch (c) {
+  case 'n': return get_count(arg, 0, &o->np);
+  case OPT_MIN: return get_count(arg, 0, &o->min);
+  case OPT_MAX: return get_count(arg, 0, &o->max);
+  case OPT_PREF: return get_count(arg, 0, &o->pref);
+  case OPT_MECH: return get_choice(morph__mech_parse(arg), arg, "mechanism", &o->mechanism);
+  case OPT_SCHED: return add_schedule(o, arg, 0);
+  case OPT_SCHED_FILE: return add_schedule(o, arg, 1);
+  case OPT_MPI:
+    if (get_choice(morph__mpi_parse(arg), arg, "MPI (openmpi, mpich, auto)", &mpi))
+      return 2;
+    o->mpi = (enum morph__mpi)mpi;
+    return 0;
+  }
+  return -1;
+}
+
+/* Options about the launcher, the relay and time limits. */
+static int run_option(struct morph__run_opts *o, int c, const char *arg)
+{
+  switch (c) {
+  case OPT_MPIRUN: o->mpirun = arg; return 0;
+  case OPT_MPI_ARG: return add_mpi_arg(o, arg);
+  case OPT_HOSTFILE: o->hostfile = arg; return 0;
+  case OPT_SERVER: o->server = arg; return 0;
+  case OPT_JOB_ID: o->job_id = arg; return 0;
+  case OPT_REPORT: o->report = arg; return 0;
+  case OPT_TIMEOUT: return get_seconds(arg, &o->timeout);
+  case OPT_START_TIMEOUT: return get_seconds(arg, &o->start_timeout);
+  case OPT_LEAVE_TIMEOUT: return get_seconds(arg, &o->leave_timeout);
+  case OPT_EXIT_TIMEOUT: return get_seconds(arg, &o->exit_timeout);
+  case OPT_GRACE: return get_seconds(arg, &o->grace);
+  case 'v': o->verbose++; return 0;
+  }
+  return bad("%s", "unknown option");
+}
+
+static void set_defaults(struct morph__run_opts *o)
+{
+  memset(o, 0, sizeof *o);
+  o->mechanism = -1;
+  o->start_timeout = 60;
+  o->leave_timeout = 30;
+  o->exit_timeout = 30;
+  o->grace = 5;
+}
+
+/* Cross-checks the sizes once every option is known. */
+static int check_sizes(struct morph__run_opts *o)
+{
+  char err[512];
+  int min = o->min ? o->min : 1;
+  if (o->np < 1)
+    return bad("%s", "-n N (the initial number of processes) is required");
+  if (o->max && min > o->max)
+    return bad("%s", "--min is larger than --max");
+  if (o->pref && (o->pref < min || (o->max && o->pref > o->max)))
+    return bad("%s", "--pref is outside [--min, --max]");
+  if (o->np < min || (o->max && o->np > o->max))
+    return bad("%s", "-n is outside [--min, --max]");
+  if (morph__sched_check(&o->sched, min, o->max, err, sizeof err) != MORPH_OK)
+    return bad("%s", err);
+  return 0;
+}
+
+static int finish(struct morph__run_opts *o, int argc, char **argv)
+{
+  if (optind >= argc)
+    return bad("%s", "no program to run");
+  o->app = argv + optind;
+  if (o->server && !o->job_id)
+    return bad("%s", "--server needs --job-id (the id morphd knows the job by)");
+  if (!o->job_id) {
+    snprintf(o->job_id_buf, sizeof o->job_id_buf, "run-%ld", (long)getpid());
+    o->job_id = o->job_id_buf;
+  }
+  return check_sizes(o);
+}
+
+int morph__opts_parse(struct morph__run_opts *o, int argc, char **argv)
+{
+  set_defaults(o);
+  int c;
+  /* '+': stop at the program name, so its own options are left alone. */
+  while ((c = getopt_long(argc, argv, "+n:vh", long_opts, NULL)) != -1) {
+    if (c == 'h') {
+      fputs(usage_text, stdout);
+      return 0;
+    }
+    if (c == '?')
+      return bad("%s", "bad option");
+    int rc = job_option(o, c, optarg);
+    if (rc < 0)
+      rc = run_option(o, c, optarg);
+    if (rc != 0)
+      return rc;
+  }
+  int rc = finish(o, argc, argv);
+  return rc == 0 ? -1 : rc;
+}
+
+void morph__opts_free(struct morph__run_opts *o)
+{
+  free(o->mpi_args);
+  o->mpi_args = NULL;
+  morph__sched_free(&o->sched);
+}

@@ -1,0 +1,144 @@
+/*
+ * The state of one `morph run` and the functions of its parts. One
+ * struct morph__run is passed to every function; there is no other state
+ * except the signal flag (signals.c).
+ *
+ * A run goes through phases. Normally the job RUNs; a relaunch ACK moves it
+ * to RELAUNCH_EXIT (the old mpirun ends), then RESTART (mpirun at the new
+ * size, waiting for HELLO) and, if that fails, ROLLBACK (mpirun at the old
+ * size from the same checkpoint). ENDING: the job said BYE or its
+ * connection dropped, mpirun must end. DONE: mpirun ended for good.
+ */
+#ifndef MORPH_RUN_RUN_H
+#define MORPH_RUN_RUN_H
+
+#include <limits.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "options.h"
+#include "rms/protocol.h"
+
+enum morph__phase {
+  MORPH__PH_RUNNING,
+  MORPH__PH_RELAUNCH_EXIT,
+  MORPH__PH_RESTART,
+  MORPH__PH_ROLLBACK,
+  MORPH__PH_ENDING,
+  MORPH__PH_DONE
+};
+
+/* The decision sent to the job and not yet complete. */
+struct morph__decision {
+  int active;
+  int id;            /* our id, on the job's side of the relay */
+  int upstream_id;   /* morphd's id; 0 for a schedule entry */
+  int size;          /* requested size */
+  int mechanism;
+  int64_t iteration; /* at_iteration sent (-1: now) */
+  double sent;       /* run clock */
+  double acked;      /* when the ACK arrived (0: not yet) */
+  morph__msg ack;    /* the job's ACK, completed by settle/relaunch */
+};
+
+/* The upstream connection to morphd and what still has to reach it. */
+struct morph__relay {
+  morph__conn conn;      /* fd -1: not connected */
+  double next_try;       /* run clock of the next connection attempt */
+  int lost_logged;
+  morph__msg backlog[16];/* ACKs and BYE waiting for a connection */
+  int n_backlog;
+  morph__msg queue[16];  /* RESIZEs from morphd not yet sent to the job */
+  int n_queue;
+};
+
+struct morph__run {
+  struct morph__run_opts *opt;
+  double t0;                 /* morph__now() at start */
+  char dir[PATH_MAX];        /* private temporary folder */
+  char sock[PATH_MAX];       /* the socket the job connects to */
+  char app_exe[PATH_MAX];    /* resolved program, to count its processes */
+  int listen_fd;
+  morph__conn job;           /* fd -1: no job connected */
+  int job_hello;             /* the current incarnation said HELLO */
+  morph__msg hello;          /* its last HELLO */
+  char bye_text[256];        /* text of the job's BYE, if any */
+  int job_bye;
+  pid_t mpirun;              /* 0: not running */
+  int mpirun_code;           /* exit code once it ended */
+  enum morph__phase phase;
+  double phase_deadline;     /* run clock; 0: none */
+  int size;                  /* current number of processes */
+  int restart_size;          /* RESTART: the size being started */
+  int rollback_outcome;      /* ROLLBACK: why the restart failed */
+  char rollback_note[256];
+  char checkpoint[512];      /* RESTART/ROLLBACK: checkpoint in use */
+  char old_checkpoints[8][512]; /* to remove at exit */
+  int n_old_checkpoints;
+  struct morph__decision dec;
+  int settling;              /* waiting for the leavers of a live shrink */
+  int next_sched;            /* index of the next schedule entry */
+  int next_id;
+  int seq;                   /* completed reconfigurations */
+  int n_ok, n_failed;
+  struct morph__relay relay;
+  FILE *report;
+  int exit_code;             /* what morph run exits with */
+};
+
+/* Seconds since the run started. */
+double morph__run_clock(const struct morph__run *r);
+
+/* Human log on stderr, "morph run: ..."; level 0 always, 1 with -v, 2 with
+ * -vv. */
+void morph__say(const struct morph__run *r, int level, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* server.c: the socket the job connects to. */
+int morph__server_open(struct morph__run *r);
+void morph__server_close(struct morph__run *r);
+void morph__server_accept(struct morph__run *r);
+void morph__server_read(struct morph__run *r);
+int morph__job_send(struct morph__run *r, const morph__msg *m);
+void morph__job_drop(struct morph__run *r, const char *why);
+
+/* dispatch.c: sends the next decision (morphd's first, then the schedule). */
+void morph__dispatch_tick(struct morph__run *r);
+void morph__dispatch_lost(struct morph__run *r, const char *why);
+
+/* resize.c: from the job's ACK to a complete reconfiguration. */
+void morph__resize_ack(struct morph__run *r, const morph__msg *ack);
+void morph__resize_settle_tick(struct morph__run *r);
+void morph__resize_done(struct morph__run *r, int outcome, int new_size, const char *note);
+
+/* relaunch.c: the relaunch phases. */
+int morph__start_job(struct morph__run *r, int np, const char *checkpoint);
+int morph__stop_mpirun(struct morph__run *r);
+void morph__relaunch_begin(struct morph__run *r);
+void morph__relaunch_exited(struct morph__run *r);
+void morph__relaunch_hello(struct morph__run *r);
+void morph__relaunch_tick(struct morph__run *r);
+void morph__checkpoints_remove(struct morph__run *r);
+
+/* relay.c: the upstream connection to morphd. */
+void morph__relay_init(struct morph__run *r);
+void morph__relay_tick(struct morph__run *r);
+void morph__relay_read(struct morph__run *r);
+void morph__relay_send(struct morph__run *r, const morph__msg *m, int keep);
+void morph__relay_bye(struct morph__run *r);
+void morph__relay_close(struct morph__run *r);
+int morph__relay_pop(struct morph__run *r, morph__msg *resize);
+
+/* report.c: CSV and the human line of each reconfiguration. */
+int morph__report_open(struct morph__run *r);
+void morph__report_resize(struct morph__run *r, const morph__msg *ack, double t_settle);
+void morph__report_close(struct morph__run *r);
+
+/* loop.c: the event loop until mpirun has ended for good. */
+void morph__loop(struct morph__run *r);
+
+/* signals.c */
+void morph__signals_install(void);
+int morph__signal_pending(void);
+
+#endif

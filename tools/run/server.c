@@ -1,0 +1,175 @@
+/*
+ * The job's side of morph run: a Unix socket in a private folder, one job
+ * connection at a time (rank 0 of the current incarnation), and the
+ * handlers of what the job sends.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "morph/error.h"
+#include "run.h"
+
+int morph__server_open(struct morph__run *r)
+{
+  const char *tmp = getenv("TMPDIR");
+  snprintf(r->dir, sizeof r->dir, "%s/morph-run-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+  /* mkdtemp makes the folder 0700: nobody else can even reach the socket. */
+  if (!mkdtemp(r->dir)) {
+    morph__say(r, 0, "cannot create a temporary folder %s: %s", r->dir, strerror(errno));
+    r->dir[0] = '\0';
+    return MORPH_EIO;
+  }
+  int n = snprintf(r->sock, sizeof r->sock, "%s/job.sock", r->dir);
+  r->listen_fd = n > 0 && (size_t)n < sizeof r->sock ? morph__listen(r->sock) : MORPH_EINVAL;
+  if (r->listen_fd < 0) {
+    morph__say(r, 0, "cannot listen on %s: %s", r->sock, morph_strerror(r->listen_fd));
+    return r->listen_fd;
+  }
+  return MORPH_OK;
+}
+
+void morph__server_close(struct morph__run *r)
+{
+  morph__conn_close(&r->job);
+  if (r->listen_fd >= 0)
+    close(r->listen_fd);
+  r->listen_fd = -1;
+  if (r->sock[0])
+    unlink(r->sock);
+  if (r->dir[0])
+    rmdir(r->dir);
+  r->sock[0] = r->dir[0] = '\0';
+}
+
+int morph__job_send(struct morph__run *r, const morph__msg *m)
+{
+  morph__say(r, 2, "-> job: %s", morph__msg_kind_name(m->kind));
+  int rc = morph__send(&r->job, m);
+  if (rc != MORPH_OK)
+    morph__say(r, 1, "cannot send %s to the job: %s", morph__msg_kind_name(m->kind),
+               morph_strerror(rc));
+  return rc;
+}
+
+static void send_error(struct morph__conn *c, const char *text)
+{
+  morph__msg m;
+  morph__msg_init(&m, MORPH__MSG_ERROR);
+  snprintf(m.text, sizeof m.text, "%s", text);
+  morph__send(c, &m);
+}
+
+void morph__server_accept(struct morph__run *r)
+{
+  morph__conn c;
+  if (morph__accept(r->listen_fd, &c) != MORPH_OK)
+    return;
+  if (r->job.fd >= 0) {
+    /* Only rank 0 of the job talks to the launcher. */
+    send_error(&c, "a job is already connected to this morph run");
+    morph__conn_close(&c);
+    morph__say(r, 1, "refused a second connection");
+    return;
+  }
+  r->job = c;
+  r->job_hello = 0;
+  morph__say(r, 2, "job connected");
+}
+
+static void on_hello(struct morph__run *r, const morph__msg *m)
+{
+  if (strcmp(m->job, r->opt->job_id) != 0 && m->job[0])
+    morph__say(r, 1, "job says it is '%s', known here as '%s'", m->job, r->opt->job_id);
+  r->hello = *m;
+  r->job_hello = 1;
+  morph__say(r, 1, "job started: %d processes, pid %ld, %s, limits [%d, %d]", m->size, m->pid,
+             m->mpi, m->min, m->max);
+  morph__msg w;
+  morph__msg_init(&w, MORPH__MSG_WELCOME);
+  snprintf(w.job, sizeof w.job, "%s", r->opt->job_id);
+  morph__job_send(r, &w);
+  if (r->phase == MORPH__PH_RESTART || r->phase == MORPH__PH_ROLLBACK)
+    morph__relaunch_hello(r);
+  else if (m->size > 0)
+    r->size = m->size;
+  morph__msg up = *m;
+  snprintf(up.job, sizeof up.job, "%s", r->opt->job_id);
+  morph__relay_send(r, &up, 0);
+}
+
+static void on_ack(struct morph__run *r, const morph__msg *m)
+{
+  if (!r->dec.active || r->dec.acked > 0 || m->id != r->dec.id) {
+    morph__say(r, 0, "ignored an ACK for decision %d (expected %d)", m->id,
+               r->dec.active ? r->dec.id : -1);
+    return;
+  }
+  morph__resize_ack(r, m);
+}
+
+static void on_bye(struct morph__run *r, const morph__msg *m)
+{
+  r->job_bye = 1;
+  snprintf(r->bye_text, sizeof r->bye_text, "%s", m->text);
+  morph__say(r, 1, "job says goodbye: status %d %s", m->exit_status, m->text);
+  if (r->phase == MORPH__PH_RUNNING) {
+    r->phase = MORPH__PH_ENDING;
+    r->phase_deadline = morph__run_clock(r) + r->opt->exit_timeout;
+  }
+}
+
+static void on_message(struct morph__run *r, const morph__msg *m)
+{
+  morph__say(r, 2, "<- job: %s", morph__msg_kind_name(m->kind));
+  switch (m->kind) {
+  case MORPH__MSG_HELLO: on_hello(r, m); return;
+  case MORPH__MSG_PROGRESS:
+  case MORPH__MSG_LIMITS: morph__relay_send(r, m, 0); return;
+  case MORPH__MSG_ACK: on_ack(r, m); return;
+  case MORPH__MSG_BYE: on_bye(r, m); return;
+  case MORPH__MSG_ERROR: morph__say(r, 0, "the job reports an error: %s", m->text); return;
+  default: send_error(&r->job, "morph run does not take this message from a job");
+  }
+}
+
+void morph__job_drop(struct morph__run *r, const char *why)
+{
+  morph__conn_close(&r->job);
+  r->job_hello = 0;
+  if (r->dec.active && r->dec.acked == 0)
+    morph__dispatch_lost(r, why);
+  if (r->phase != MORPH__PH_RUNNING)
+    return;
+  if (!r->job_bye)
+    morph__say(r, 0, "the job's connection dropped without BYE (%s); waiting for mpirun", why);
+  r->phase = MORPH__PH_ENDING;
+  r->phase_deadline = morph__run_clock(r) + r->opt->exit_timeout;
+}
+
+void morph__server_read(struct morph__run *r)
+{
+  for (;;) {
+    morph__msg m;
+    char err[256] = "";
+    int rc = morph__recv(&r->job, &m, 0, err, sizeof err);
+    if (rc == 0)
+      return;
+    if (rc == 1) {
+      on_message(r, &m);
+      if (r->job.fd < 0)
+        return;
+      continue;
+    }
+    /* A bad line is skipped; a full buffer without a line end can never
+     * become a message, so that connection is given up. */
+    if (rc == MORPH_EPROTO && r->job.len < sizeof r->job.buf) {
+      morph__say(r, 0, "bad message from the job: %s", err);
+      send_error(&r->job, err);
+      continue;
+    }
+    morph__job_drop(r, "connection closed");
+    return;
+  }
+}
