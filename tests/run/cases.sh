@@ -268,6 +268,65 @@ case_upstream_reattach() {
   no_leftovers
 }
 
+# The real thing: jacobi with libmorph, started through the `morph` dispatcher.
+# Its own check compares the result with a static run.
+app() {
+  local fl=$1; shift
+  local bin_var=JACOBI_$fl
+  local opts=() ; while [ $# -gt 0 ] && [ "$1" != -- ]; do opts+=("$1"); shift; done
+  shift
+  MORPH_CHECKPOINT_DIR=$T timeout 100 "$MORPH" run --report r.csv "${opts[@]}" \
+    "${!bin_var}" "$@" >out 2>err
+  RC=$?
+}
+
+case_app_ompi_live() {
+  app ompi -n 2 --schedule "4@it20,2@it40,3@it60" -- --iters 80 --delay-ms 5
+  expect_rc 0
+  expect_rows 3
+  expect_row 1 "2,4,live,ok"; expect_row 2 "4,2,live,ok"; expect_row 3 "2,3,live,ok"
+  expect_out "CHECK PASSED"
+  expect_err "job 4->2 live ok"
+}
+
+case_app_ompi_relaunch() {
+  app ompi -n 2 --schedule "3@it20:relaunch,1@it40:relaunch" -- --iters 60 --delay-ms 5
+  expect_rc 0
+  expect_row 1 "2,3,relaunch,ok"; expect_row 2 "3,1,relaunch,ok"
+  expect_out "CHECK PASSED"
+  [ -z "$(ls "$T"/*.ckpt 2>/dev/null)" ] || fail "checkpoint left behind"
+}
+
+case_app_mpich_live() {
+  # MPICH has no dynamic processes: auto picks relaunch.
+  app mpich -n 2 --schedule "4@it20,2@it40" -- --iters 60 --delay-ms 5
+  expect_rc 0
+  expect_row 1 "2,4,relaunch,ok"; expect_row 2 "4,2,relaunch,ok"
+  expect_out "CHECK PASSED"
+}
+
+case_app_mpich_relaunch() {
+  app mpich -n 3 --mechanism relaunch --schedule "1@it10,4@t1.5" -- --iters 200 --delay-ms 10
+  expect_rc 0
+  expect_row 1 "3,1,relaunch,ok"; expect_row 2 "1,4,relaunch,ok"
+  expect_out "CHECK PASSED"
+  [ -z "$(ls "$T"/*.ckpt 2>/dev/null)" ] || fail "checkpoint left behind"
+}
+
+case_app_ompi_relay() {
+  timeout 60 "$FAKE_MORPHD" --socket "$T/d.sock" --resize 3,1 >d.out &
+  local d=$!
+  wait_listening d.out
+  app ompi -n 2 --server "$T/d.sock" --job-id app1 -- --iters 150 --delay-ms 10
+  wait "$d"
+  cat d.out >>out
+  expect_rc 0
+  expect_out '"type":"ack".*"id":100.*"outcome":0.*"new_size":3'
+  expect_out '"type":"ack".*"id":101.*"outcome":0.*"new_size":1'
+  expect_out '"type":"bye".*"exit_status":0'
+  expect_out "CHECK PASSED"
+}
+
 case_mpich_flow() { MPI=mpich; case_flow_iteration; }
 case_mpich_relaunch() { MPI=mpich; case_relaunch; }
 

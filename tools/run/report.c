@@ -50,7 +50,8 @@ static void write_row(struct morph__run *r, const morph__msg *a, double t_settle
 static void phases(const morph__msg *a, double t_settle, char *buf, size_t size)
 {
   if (a->mechanism == MORPH__RUN_MECH_RELAUNCH)
-    snprintf(buf, size, "checkpoint %.2f, restart %.2f", a->t_spawn, t_settle);
+    snprintf(buf, size, "checkpoint %.2f, restart %.2f", a->t_spawn + a->t_redist + a->t_commit,
+             t_settle);
   else if (a->new_size < a->old_size)
     snprintf(buf, size, "redist %.2f, leavers gone after %.2f", a->t_redist, a->t_commit + t_settle);
   else
