@@ -1,0 +1,86 @@
+/*
+ * app.h - what the example applications share: command-line options, the
+ * progress line printed when the job changes size, and the final check.
+ *
+ * Every example ends by comparing its result with the same computation run
+ * statically and prints one line, "CHECK PASSED ..." or "CHECK FAILED ...",
+ * on rank 0. Helpers here never hide the malleability: the lines an
+ * application needs to become malleable stay in the application, marked
+ * with a trailing morph comment.
+ */
+#ifndef APP_H
+#define APP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "morph.h"
+
+/* Options every example understands. Set the defaults, then app_parse(). */
+typedef struct app_args {
+  int64_t size;    /* --size N: problem size, meaning given by each app */
+  int iters;       /* --iters N: iterations (or rounds) */
+  int check;       /* --check (default) / --no-check */
+  double delay_ms; /* --delay-ms X: sleep X ms per iteration, so that an
+                      iteration lasts long enough for demos and benchmarks */
+} app_args;
+
+/* An option of one application only: --name VALUE stored in *ptr. */
+typedef struct app_option {
+  const char *name;
+  char kind; /* 'i' int, 'l' int64_t, 'd' double */
+  void *ptr;
+  const char *help;
+} app_option;
+
+/*
+ * Parses argv into *a and the application's own options `extra` (an array
+ * ended by an entry with name NULL; NULL for none). Call after MPI_Init;
+ * only world rank 0 prints help or errors. Returns 0 to go on, 1 after
+ * --help (exit with 0), -1 on a bad option (exit with 2).
+ */
+int app_parse(int argc, char **argv, const char *about, app_args *a, const app_option *extra);
+
+/* Sleeps for --delay-ms (no-op when 0). */
+void app_delay(const app_args *a);
+
+/* Aborts the job with morph's message if rc is an error. Examples stop at
+ * the first failure; a production code would decide per call. */
+void app_try(const morph_ctx *m, int rc, const char *what);
+
+/* Prints "it 120: 2 -> 4 procs (live, 0.41 s)" on rank 0 when the last
+ * morph_point() completed a reconfiguration not yet shown, or "it 120:
+ * restarted at 4 procs (relaunch)" after a relaunch; *seen keeps the
+ * sequence number of the last one shown (start with 0). */
+void app_progress(const morph_ctx *m, int *seen);
+
+/* Element counts and displacements of a block distribution of n elements
+ * over p processes (the rule of morph_data_block). */
+void app_block_counts(int64_t n, int p, int *counts, int *displs);
+
+/* First element and length of rank r's block of n elements over p. */
+int64_t app_block_first(int64_t n, int p, int r);
+int64_t app_block_len(int64_t n, int p, int r);
+
+/* Gathers the local parts of a distributed array, in rank order, on rank 0
+ * of comm. Returns a malloc'ed array of *total elements on rank 0, NULL on
+ * the other ranks. Aborts if memory runs out. */
+void *app_gather(const void *local, int64_t count, MPI_Datatype type, MPI_Comm comm,
+                 int64_t *total);
+
+/* ||a - b||_2 / ||b||_2 (0 when both are zero). */
+double app_rel_diff(const double *a, const double *b, int64_t n);
+
+/*
+ * Makes rank 0's verdict everybody's: rank 0 prints "CHECK PASSED <text>"
+ * or "CHECK FAILED <text>" and broadcasts `ok`. Returns the verdict on every
+ * rank. Collective over comm.
+ */
+int app_verdict(MPI_Comm comm, int ok, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Closes morph (which finalizes MPI) and returns main's exit status:
+ * non-zero if morph failed or the check did not pass. */
+int app_finish(morph_ctx *m, int ok);
+
+#endif /* APP_H */
