@@ -44,8 +44,7 @@ static void on_mpirun_exit(struct morph__run *r, int code)
     morph__relaunch_exited(r);
     return;
   }
-  if (r->dec.active)
-    morph__dispatch_lost(r, "mpirun ended");
+  morph__resize_abandon(r, "mpirun ended");
   if (!r->job_bye && r->phase != MORPH__PH_DONE)
     morph__say(r, code ? 0 : 1, "the job ended without saying goodbye: status %d", code);
   r->phase = MORPH__PH_DONE;
@@ -57,8 +56,7 @@ static void on_mpirun_exit(struct morph__run *r, int code)
 static void stop_job(struct morph__run *r, int code)
 {
   int st = r->mpirun ? morph__stop_mpirun(r) : 0;
-  if (r->dec.active)
-    morph__dispatch_lost(r, "the job was stopped");
+  morph__resize_abandon(r, "the job was stopped");
   r->phase = MORPH__PH_DONE;
   r->exit_code = code >= 0 ? code : st;
 }

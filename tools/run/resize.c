@@ -85,3 +85,23 @@ void morph__resize_done(struct morph__run *r, int outcome, int new_size, const c
   morph__relay_send(r, &m, 1);
   d->active = 0;
 }
+
+void morph__resize_abandon(struct morph__run *r, const char *why)
+{
+  struct morph__decision *d = &r->dec;
+  if (!d->active)
+    return;
+  if (d->acked <= 0) {
+    morph__dispatch_lost(r, why);
+    return;
+  }
+  /* Acknowledged: a live shrink whose leavers were still being watched is
+   * complete now that the whole job is gone; a relaunch is not. */
+  char note[160];
+  snprintf(note, sizeof note, "%s before the resize was complete", why);
+  r->settling = 0;
+  if (d->ack.mechanism == MORPH__RUN_MECH_RELAUNCH)
+    morph__resize_done(r, MORPH_EABORTED, d->ack.old_size, note);
+  else
+    morph__resize_done(r, MORPH_OK, d->ack.new_size, NULL);
+}

@@ -110,6 +110,9 @@ void morph__dispatch_lost(struct morph__run *r, const char *why);
 void morph__resize_ack(struct morph__run *r, const morph__msg *ack);
 void morph__resize_settle_tick(struct morph__run *r);
 void morph__resize_done(struct morph__run *r, int outcome, int new_size, const char *note);
+/* The job ended or was stopped with a decision active: complete it as well
+ * as can be said (never acknowledged: MORPH_ECONN). */
+void morph__resize_abandon(struct morph__run *r, const char *why);
 
 /* relaunch.c: the relaunch phases. */
 int morph__start_job(struct morph__run *r, int np, const char *checkpoint);
