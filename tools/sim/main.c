@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "sim_tool.h"
 
@@ -187,6 +188,9 @@ static int parse(int argc, char **argv, tool_opts *o)
   }
   if (optind < argc)
     o->json = argv[optind++];
+  /* Long runs show where they are when someone watches. */
+  if (!o->quiet && !o->csv && isatty(STDERR_FILENO))
+    o->sim.progress = 1;
   if (optind < argc || !!o->json + !!o->swf + !!o->generate != 1) {
     fprintf(stderr, "morph sim: give exactly one of WORKLOAD.json, --swf or --generate\n");
     return -1;
