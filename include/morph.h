@@ -23,7 +23,7 @@
  *         break;
  *       compute(morph_comm(m), x, morph_local_count(m, "x"));
  *     }
- *     return morph_finalize(m);
+ *     return morph_finalize(m, check(x) ? 0 : 1);
  *
  * Error contract. Every function returning int returns MORPH_OK (0) or a
  * negative code of morph/error.h. On error the context keeps a message
@@ -135,15 +135,18 @@ int morph_open(MPI_Comm comm, const morph_options *opts, morph_ctx **ctx);
 /*
  * Closes the context, tells the launcher how the job ended and finalizes
  * MPI. All processes, collective among those not leaving; replaces the
- * application's MPI_Finalize(). Returns the value `main` should return:
- * 0 on success, 1 after an error.
+ * application's MPI_Finalize(). `status` is this process's outcome (0: all
+ * went well, e.g. the result checked out). Returns the job's outcome, the
+ * largest status of all processes (1 if morph itself failed), which is the
+ * value `main` should return; the launcher gets it too, because mpirun's
+ * own exit status cannot be trusted once it runs with recovery enabled.
  *
  * A LEAVING process of a live shrink does not return: under Open MPI a
  * process of a running job cannot finalize alone (MPI_Finalize is a
  * job-wide fence), so morph disconnects it from the job and ends it with
  * exit status 0, which frees its slot at once. Every other process returns.
  */
-int morph_finalize(morph_ctx *ctx);
+int morph_finalize(morph_ctx *ctx, int status);
 
 /* The communicator of the current processes. It changes at a
  * reconfiguration: fetch it again after each morph_point(). */

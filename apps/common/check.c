@@ -77,6 +77,5 @@ int app_verdict(MPI_Comm comm, int ok, const char *fmt, ...) {
 }
 
 int app_finish(morph_ctx *m, int ok) {
-  int rc = morph_finalize(m);
-  return rc != 0 ? rc : (ok ? 0 : 1);
+  return morph_finalize(m, ok ? 0 : 1);
 }

@@ -83,7 +83,7 @@ int DMR_Finalize(void) {
    * context first so that nothing is left allocated either way. */
   the_ctx = NULL;
   free(c);
-  return morph_finalize(m);
+  return morph_finalize(m, 0);
 }
 
 int DMR_Is_new(void) { return the_ctx && the_ctx->is_new; }

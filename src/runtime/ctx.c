@@ -210,7 +210,7 @@ int morph_open(MPI_Comm comm, const morph_options *opts, morph_ctx **out)
   return MORPH_OK;
 }
 
-int morph_finalize(morph_ctx *ctx)
+int morph_finalize(morph_ctx *ctx, int status)
 {
   if (!ctx)
     return 1;
@@ -222,11 +222,17 @@ int morph_finalize(morph_ctx *ctx)
     fflush(stderr);
     _exit(0);
   }
+  int job = status;
+  /* A broken communicator cannot reduce; each process reports its own. */
+  if (!ctx->broken)
+    MPI_Allreduce(&status, &job, 1, MPI_INT, MPI_MAX, ctx->comm);
+  else if (job == 0)
+    job = 1;
   if (ctx->rank == 0)
-    morph__client_bye(ctx, 0, ctx->relaunching ? "relaunch" : "done");
+    morph__client_bye(ctx, job, ctx->relaunching ? "relaunch" : ctx->broken ? ctx->errmsg : "done");
   release(ctx);
   MPI_Finalize();
-  return 0;
+  return job;
 }
 
 MPI_Comm morph_comm(const morph_ctx *ctx) { return ctx->comm; }

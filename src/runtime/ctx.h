@@ -64,13 +64,16 @@ struct morph_ctx {
   struct morph__window *pending; /* joiner: the window it was created for,
                            completed at its first morph_point() */
   int relaunching;      /* the job is ending to be relaunched */
+  int broken;           /* a process died inside a window: the old
+                           communicator cannot be used any more */
   morph__conn conn;     /* rank 0: launcher connection (fd -1: none) */
   morph__decision decision;
   morph__data *data;
   int ndata;
   morph_report report;
-  int verdict;          /* rank 0: last window's verdict, read by unwaited
-                           sends */
+  int verdict;          /* last window's verdict (rank 0: read by unwaited
+                           sends; others: written by a receive) */
+  int vote;             /* a joiner's vote, read by its send */
   int64_t bytes_mine, bytes_all; /* buffers of the bytes-moved reduction */
   int restore_pending;  /* relaunched: data comes from the checkpoint at the
                            first morph_point() */
@@ -123,6 +126,7 @@ typedef struct morph__window {
                            leavers: [lo, hi) */
   int abandoned;        /* a transfer timed out: its buffers belong to MPI
                            now and must not be freed */
+  int spawn_hung;       /* the spawn thread never returned */
   int joiner;           /* this process was created for this window */
   void **newbufs;       /* per registration: the new local part */
   int64_t *newcounts;   /* per registration: its length */

@@ -275,7 +275,7 @@ static int grow(morph_ctx *ctx, morph__window *w)
     snprintf(w->why, sizeof w->why, "spawning %d processes %s%s%.100s", j->n,
              abandoned ? "did not finish within the step time limit" : "failed",
              j->err[0] ? ": " : "", j->err);
-    w->abandoned = abandoned;
+    w->abandoned = w->spawn_hung = abandoned;
     if (!abandoned)
       w->intercomm = j->inter, w->newcomm = j->merged;
   }
@@ -348,7 +348,7 @@ static void live_rollback(morph_ctx *ctx, morph__window *w)
     int killed = kill_strays(ctx);
     if (killed && ctx->rank == 0)
       morph__log(MORPH_LOG_WARN, "0", "killed %d joiner(s) left over by the failed spawn", killed);
-    if (!w->abandoned) {
+    if (!w->spawn_hung) {
       free_comm(&w->newcomm);
       free_comm(&w->intercomm);
       free_comm(&w->spawncomm);

@@ -122,8 +122,9 @@ static int reconfigure(morph_ctx *ctx, const check_msg *m)
                                                                                : NULL);
     ctx->decision.pending = 0;
   }
-  /* A rollback is reported, not returned: the job goes on at its old size. */
-  return MORPH_OK;
+  /* A rollback is reported, not returned: the job goes on at its old size,
+   * unless a process died and there is no old size to go back to. */
+  return ctx->broken ? MORPH_EMPI : MORPH_OK;
 }
 
 static int check(morph_ctx *ctx)
@@ -157,6 +158,8 @@ int morph_point(morph_ctx *ctx, morph_status *status)
     return MORPH_EINVAL;
   if (ctx->status == MORPH_LEAVING)
     return morph__fail(ctx, MORPH_ESTATE, "morph_point called by a leaving process");
+  if (ctx->broken)
+    return MORPH_EMPI;
   int rc;
   if (ctx->status == MORPH_JOINING && (ctx->pending || ctx->restore_pending)) {
     rc = arrive(ctx);

@@ -61,8 +61,11 @@ static int check_signatures(morph_ctx *ctx, morph__window *w)
   MPI_Iallreduce(&sig, &lo, 1, MPI_UINT64_T, MPI_MIN, w->newcomm, &req[0]);
   MPI_Iallreduce(&sig, &hi, 1, MPI_UINT64_T, MPI_MAX, w->newcomm, &req[1]);
   int rc = morph__wait_all(2, req, deadline);
-  if (rc == MORPH_ETIMEDOUT)
+  if (rc == MORPH_ETIMEDOUT) {
     w->abandoned = 1;
+    snprintf(w->why, sizeof w->why, "a process of the window stopped answering (died?) "
+             "before any data moved");
+  }
   if (rc == MORPH_OK && lo != hi) {
     snprintf(w->why, sizeof w->why, "processes registered different data (names, kinds, "
              "types or sizes differ)");
@@ -82,10 +85,12 @@ static enum state on_move(morph_ctx *ctx, morph__window *w, run *r)
 
 static int is_stayer(const morph__window *w) { return w->staycomm != MPI_COMM_NULL; }
 
-/* Rank 0 collects the outcome of every joiner or leaver. */
+/* Rank 0 collects the outcome of every joiner. Leavers do not vote: once
+ * the stayers hold all the data, a leaver that dies changes nothing. */
 static int collect_votes(morph__window *w, int rc, double deadline)
 {
-  for (int p = w->nonstay_lo; p < w->nonstay_hi && rc == MORPH_OK; p++) {
+  int grow = w->new_size > w->old_size;
+  for (int p = w->nonstay_lo; grow && p < w->nonstay_hi && rc == MORPH_OK; p++) {
     int vote = MORPH_ETIMEDOUT;
     MPI_Request req;
     MPI_Irecv(&vote, 1, MPI_INT, p, TAG_VOTE, w->newcomm, &req);
@@ -122,24 +127,28 @@ static int stayer_vote(morph_ctx *ctx, morph__window *w, int rc, double deadline
   return rc;
 }
 
-static int other_vote(morph__window *w, int rc, double deadline)
+static int other_vote(morph_ctx *ctx, morph__window *w, int rc, double deadline)
 {
   MPI_Request req[2];
-  int verdict = MORPH_ETIMEDOUT;
-  MPI_Isend(&rc, 1, MPI_INT, 0, TAG_VOTE, w->newcomm, &req[0]);
-  MPI_Irecv(&verdict, 1, MPI_INT, 0, TAG_VERDICT, w->newcomm, &req[1]);
+  int n = 0;
+  /* Buffers in the context: after a timeout the requests stay active. */
+  ctx->vote = rc, ctx->verdict = MORPH_ETIMEDOUT;
+  if (w->new_size > w->old_size)
+    MPI_Isend(&ctx->vote, 1, MPI_INT, 0, TAG_VOTE, w->newcomm, &req[n++]);
+  MPI_Irecv(&ctx->verdict, 1, MPI_INT, 0, TAG_VERDICT, w->newcomm, &req[n++]);
   /* The stayers may take two step timeouts to agree. */
-  if (morph__wait_all(2, req, deadline + 2 * w->step_timeout) != MORPH_OK) {
+  if (morph__wait_all(n, req, deadline + 2 * w->step_timeout) != MORPH_OK) {
     w->abandoned = 1;
     return MORPH_ETIMEDOUT;
   }
-  return verdict;
+  return ctx->verdict;
 }
 
 static enum state on_vote(morph_ctx *ctx, morph__window *w, run *r)
 {
   double deadline = morph__now() + w->step_timeout;
-  r->rc = is_stayer(w) ? stayer_vote(ctx, w, r->rc, deadline) : other_vote(w, r->rc, deadline);
+  r->rc = is_stayer(w) ? stayer_vote(ctx, w, r->rc, deadline)
+                            : other_vote(ctx, w, r->rc, deadline);
   return r->rc == MORPH_OK ? COMMIT : ROLLBACK;
 }
 
@@ -150,9 +159,26 @@ static enum state on_commit(morph_ctx *ctx, morph__window *w, run *r)
   return DONE;
 }
 
+/* After a timeout, is every process of the old size still there? A
+ * rollback is only a way back if it is: otherwise the next collective
+ * would hang, so the job is told it cannot go on. */
+static void check_alive(morph_ctx *ctx, morph__window *w)
+{
+  MPI_Request req;
+  if (MPI_Ibarrier(ctx->comm, &req) == MPI_SUCCESS &&
+      morph__wait_all(1, &req, morph__now() + w->step_timeout) == MORPH_OK)
+    return;
+  ctx->broken = 1;
+  morph__fail(ctx, MORPH_EMPI, "a process of the job died inside reconfiguration %d (%d -> %d) "
+              "before handing its data over; the job cannot continue at %d processes",
+              w->seq, w->old_size, w->new_size, w->old_size);
+}
+
 static enum state on_rollback(morph_ctx *ctx, morph__window *w, run *r)
 {
   r->ops->rollback(ctx, w);
+  if (r->rc == MORPH_ETIMEDOUT && ctx->status != MORPH_LEAVING)
+    check_alive(ctx, w);
   ctx->report.t_commit = lap(r);
   return DONE;
 }

@@ -5,10 +5,16 @@
  * holds. Used by the runtime tests under `morph run` with schedules.
  *
  *   resize-check [-n ITERS] [-g GLOBAL] [-s SLEEP_MS] [--mismatch]
+ *                [--fault joiner-hang|joiner-die|leaver-die]
+ *
+ * Faults, for the fault tests: joiners hang before joining (the spawn
+ * times out), the first joiner dies inside the adaptation window, or rank 3
+ * of 4 dies while handing its data over.
  *
  * Exit 0 and "CHECK PASSED" if all data stayed correct; 1 otherwise.
  */
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +31,8 @@ typedef struct app {
   int64_t iter, iters, global;
   double sleep_ms;
   int mismatch;
+  const char *fault;
+  morph_ctx *m;
   double *a;        /* block: a[g] = g + iter */
   int64_t *b;       /* block-cyclic (block 3): b[g] = 2g - iter */
   particle *v;      /* varcount: ids in global order, x = id * 0.5 + iter */
@@ -35,9 +43,16 @@ typedef struct app {
   int errors;
 } app;
 
+static int faulty(const app *s, const char *name)
+{
+  return s->fault && !strcmp(s->fault, name);
+}
+
 static int pack(void *arg, void **blob, size_t *len)
 {
   app *s = arg;
+  if (faulty(s, "leaver-die") && morph_size(s->m) == 4 && morph_rank(s->m) == 3)
+    raise(SIGKILL);
   *len = (size_t)s->ntokens * sizeof(int64_t);
   *blob = malloc(*len + 1);
   if (!*blob)
@@ -139,6 +154,7 @@ static void parse(app *s, int argc, char **argv)
                                        {"global", required_argument, 0, 'g'},
                                        {"sleep", required_argument, 0, 's'},
                                        {"mismatch", no_argument, 0, 'm'},
+                                       {"fault", required_argument, 0, 'f'},
                                        {0, 0, 0, 0}};
   s->iters = 100, s->global = 1000;
   for (int c; (c = getopt_long(argc, argv, "n:g:s:m", opts, NULL)) != -1;) {
@@ -150,6 +166,8 @@ static void parse(app *s, int argc, char **argv)
       s->sleep_ms = atof(optarg);
     else if (c == 'm')
       s->mismatch = 1;
+    else if (c == 'f')
+      s->fault = optarg;
   }
 }
 
@@ -179,25 +197,32 @@ int main(int argc, char **argv)
   app s;
   memset(&s, 0, sizeof s);
   parse(&s, argc, argv);
+  MPI_Comm parent;
+  MPI_Comm_get_parent(&parent);
+  if (parent != MPI_COMM_NULL && faulty(&s, "joiner-hang"))
+    pause();
   morph_ctx *m;
   if (morph_open(MPI_COMM_WORLD, NULL, &m) != MORPH_OK) {
     MPI_Finalize();
     return 1;
   }
+  s.m = m;
+  if (parent != MPI_COMM_NULL && faulty(&s, "joiner-die") && morph_rank(m) == 2)
+    raise(SIGKILL);
   MPI_Datatype pt = particle_type();
   int rc = register_all(&s, m, pt);
   if (rc != MORPH_OK) {
     fprintf(stderr, "registration failed: %s\n", morph_errmsg(m));
-    return morph_finalize(m) + 1;
+    return morph_finalize(m, 1);
   }
   if (morph_get_status(m) == MORPH_NEW)
     init(&s, m);
-  int seen = 0, reconfigs = 0;
+  int seen = 0, reconfigs = 0, broken = 0;
   morph_status st = MORPH_NEW;
   for (; s.iter < s.iters; s.iter++) {
     if ((rc = morph_point(m, &st)) != MORPH_OK) {
       fprintf(stderr, "morph_point: %s: %s\n", morph_strerror(rc), morph_errmsg(m));
-      s.errors++;
+      s.errors++, broken = 1;
       break;
     }
     if (st == MORPH_LEAVING)
@@ -212,7 +237,7 @@ int main(int argc, char **argv)
     verify(&s, m);
     step(&s, m);
   }
-  if (st != MORPH_LEAVING) {
+  if (st != MORPH_LEAVING && !broken) {
     verify(&s, m);
     int errs = s.errors;
     MPI_Allreduce(MPI_IN_PLACE, &errs, 1, MPI_INT, MPI_SUM, morph_comm(m));
@@ -222,6 +247,5 @@ int main(int argc, char **argv)
     s.errors = errs;
   }
   MPI_Type_free(&pt);
-  int ret = morph_finalize(m);
-  return ret ? ret : s.errors ? 1 : 0;
+  return morph_finalize(m, s.errors ? 1 : 0);
 }
