@@ -16,7 +16,8 @@
 extern char **environ;
 
 static const char *const mpi_names[] = {"auto", "openmpi", "mpich"};
-static const char *const launchers[] = {NULL, "mpirun.openmpi", "mpiexec.mpich"};
+/* [AUTO] is only a fallback: the flavour is always decided before launching. */
+static const char *const launchers[] = {"mpirun", "mpirun.openmpi", "mpiexec.mpich"};
 
 int morph__mpi_parse(const char *name)
 {
@@ -34,12 +35,18 @@ const char *morph__mpi_name(enum morph__mpi mpi)
 int morph__which(const char *prog, char *out, size_t size)
 {
   if (strchr(prog, '/')) {
-    snprintf(out, size, "%s", prog);
+    /* Not snprintf: UBSan's null checks make gcc see a NULL prog there. */
+    size_t n = strlen(prog);
+    if (n >= size)
+      return -1;
+    memcpy(out, prog, n + 1);
     return access(prog, X_OK) == 0 ? 0 : -1;
   }
   const char *path = getenv("PATH");
   char *copy = strdup(path ? path : "/usr/bin:/bin"), *save = NULL;
   int found = -1;
+  if (!copy)
+    return -1;
   for (char *d = strtok_r(copy, ":", &save); d && found; d = strtok_r(NULL, ":", &save)) {
     snprintf(out, size, "%s/%s", *d ? d : ".", prog);
     found = access(out, X_OK) == 0 ? 0 : -1;
