@@ -109,6 +109,14 @@ static void on_ack(struct morph__run *r, const morph__msg *m)
   morph__resize_ack(r, m);
 }
 
+/* New limits are kept in the HELLO that a reattach to morphd sends again. */
+static void on_limits(struct morph__run *r, const morph__msg *m)
+{
+  r->hello.min = m->min, r->hello.max = m->max, r->hello.pref = m->pref;
+  morph__say(r, 1, "job limits now [%d, %d], preferred %d", m->min, m->max, m->pref);
+  morph__relay_send(r, m, 1);
+}
+
 static void on_bye(struct morph__run *r, const morph__msg *m)
 {
   r->job_bye = 1;
@@ -125,8 +133,8 @@ static void on_message(struct morph__run *r, const morph__msg *m)
   morph__say(r, 2, "<- job: %s", morph__msg_kind_name(m->kind));
   switch (m->kind) {
   case MORPH__MSG_HELLO: on_hello(r, m); return;
-  case MORPH__MSG_PROGRESS:
-  case MORPH__MSG_LIMITS: morph__relay_send(r, m, 0); return;
+  case MORPH__MSG_PROGRESS: morph__relay_send(r, m, 0); return;
+  case MORPH__MSG_LIMITS: on_limits(r, m); return;
   case MORPH__MSG_ACK: on_ack(r, m); return;
   case MORPH__MSG_BYE: on_bye(r, m); return;
   case MORPH__MSG_ERROR: morph__say(r, 0, "the job reports an error: %s", m->text); return;
