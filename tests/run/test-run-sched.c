@@ -91,10 +91,11 @@ static void test_file_with_comments(void **state)
   char *path = write_file("# grow, then shrink\n4@it100  # first\n\n2@it300, 3@t5.5\n   \n");
   struct morph__sched s = {0};
   char err[256] = "";
-  assert_int_equal(morph__sched_parse_file(&s, path, err, sizeof err), MORPH_OK);
+  int rc = morph__sched_parse_file(&s, path, err, sizeof err);
+  unlink(path); /* before any assertion, so a failure leaves no file */
+  assert_int_equal(rc, MORPH_OK);
   assert_int_equal(s.n, 3);
   assert_int_equal(s.e[1].size, 2);
-  unlink(path);
   morph__sched_free(&s);
 }
 
@@ -104,11 +105,12 @@ static void test_file_error_names_line(void **state)
   char *path = write_file("4@it100\n# ok\n2@it3OO\n");
   struct morph__sched s = {0};
   char err[256] = "", where[300];
-  assert_int_equal(morph__sched_parse_file(&s, path, err, sizeof err), MORPH_EINVAL);
+  int rc = morph__sched_parse_file(&s, path, err, sizeof err);
+  unlink(path);
+  assert_int_equal(rc, MORPH_EINVAL);
   snprintf(where, sizeof where, "%s:3:", path);
   assert_non_null(strstr(err, where));
   assert_non_null(strstr(err, "'2@it3OO'"));
-  unlink(path);
   morph__sched_free(&s);
   assert_int_equal(morph__sched_parse_file(&s, "/nonexistent/x", err, sizeof err), MORPH_EIO);
 }
