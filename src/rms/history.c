@@ -1,0 +1,123 @@
+/* Journal -> report records. */
+#include "rms/history.h"
+
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "morph/error.h"
+#include "rms/job.h"
+
+int morph__history_units(morph__journal *j)
+{
+  char buf[32];
+  morph__journal_meta_get(j, "slots", buf, sizeof buf);
+  return atoi(buf);
+}
+
+static morph_job_state report_state(const char *s)
+{
+  if (!strcmp(s, "completed"))
+    return MORPH_JOB_COMPLETED;
+  if (!strcmp(s, "failed") || !strcmp(s, "cancelled"))
+    return MORPH_JOB_FAILED;
+  if (!strcmp(s, "rejected"))
+    return MORPH_JOB_SKIPPED;
+  return MORPH_JOB_UNFINISHED;
+}
+
+/* "jacobi" from "/x/bin/jacobi.ompi". */
+static void app_name(const char *argv_json, char *buf, size_t size)
+{
+  const char *p = strchr(argv_json, '"');
+  snprintf(buf, size, "%s", p ? p + 1 : "?");
+  char *q = strchr(buf, '"');
+  if (q)
+    *q = '\0';
+  char *slash = strrchr(buf, '/');
+  if (slash)
+    memmove(buf, slash + 1, strlen(slash + 1) + 1);
+  char *dot = strrchr(buf, '.');
+  if (dot && (!strcmp(dot, ".ompi") || !strcmp(dot, ".mpich")))
+    *dot = '\0';
+}
+
+/* The job's size history; drops the final 0 written at its end. */
+static int segments(sqlite3 *db, sqlite3_int64 id, double t0, morph_seg **seg, size_t *n)
+{
+  sqlite3_stmt *st;
+  *seg = NULL, *n = 0;
+  if (sqlite3_prepare_v2(db, "SELECT t, size FROM sizes WHERE job = ? ORDER BY t, rowid", -1, &st,
+                         NULL) != SQLITE_OK)
+    return MORPH_EIO;
+  sqlite3_bind_int64(st, 1, id);
+  size_t cap = 0;
+  int rc = MORPH_OK;
+  while (rc == MORPH_OK && sqlite3_step(st) == SQLITE_ROW) {
+    if (sqlite3_column_int(st, 1) <= 0)
+      continue;
+    if (*n == cap) {
+      cap = cap ? 2 * cap : 8;
+      morph_seg *v = realloc(*seg, cap * sizeof *v);
+      if (!v) {
+        rc = MORPH_ENOMEM;
+        break;
+      }
+      *seg = v;
+    }
+    (*seg)[(*n)++] = (morph_seg){sqlite3_column_double(st, 0) - t0, sqlite3_column_int(st, 1)};
+  }
+  sqlite3_finalize(st);
+  return rc;
+}
+
+static const char jobs_sql[] =
+  "SELECT id, name, kind, state, submit, start, end, argv,"
+  " (SELECT COUNT(*) FROM resizes r WHERE r.job = jobs.id AND r.op IN ('expand', 'shrink')"
+  "  AND r.state = 'done') FROM jobs ORDER BY id";
+
+static int add_row(sqlite3 *db, sqlite3_stmt *st, morph_report *rep, double t0, char *err,
+                   size_t errsize)
+{
+  char name[96], app[64];
+  const char *jname = (const char *)sqlite3_column_text(st, 1);
+  sqlite3_int64 id = sqlite3_column_int64(st, 0);
+  snprintf(name, sizeof name, "%lld%s%s", (long long)id, jname && *jname ? ":" : "",
+           jname ? jname : "");
+  app_name((const char *)sqlite3_column_text(st, 7), app, sizeof app);
+  morph_job_record r = {.name = name, .app = app};
+  morph_job_kind_parse((const char *)sqlite3_column_text(st, 2), &r.kind);
+  r.state = report_state((const char *)sqlite3_column_text(st, 3));
+  r.submit = sqlite3_column_double(st, 4) - t0;
+  r.start = sqlite3_column_double(st, 5) > 0 ? sqlite3_column_double(st, 5) - t0 : 0;
+  r.end = sqlite3_column_double(st, 6) > 0 ? sqlite3_column_double(st, 6) - t0 : 0;
+  r.resizes = sqlite3_column_int(st, 8);
+  morph_seg *seg;
+  int rc = segments(db, id, t0, &seg, &r.nseg);
+  r.seg = seg;
+  if (rc == MORPH_OK && (rc = morph_report_add(rep, &r)) != MORPH_OK)
+    snprintf(err, errsize, "job %lld: %s", (long long)id, morph_report_errmsg(rep));
+  free(seg);
+  return rc;
+}
+
+int morph__history_report(morph__journal *j, morph_report *rep, double *t0, char *err,
+                          size_t errsize)
+{
+  sqlite3 *db = morph__journal_db(j);
+  sqlite3_stmt *st;
+  *t0 = 0;
+  if (sqlite3_prepare_v2(db, "SELECT IFNULL(MIN(submit), 0) FROM jobs", -1, &st, NULL) != SQLITE_OK)
+    return snprintf(err, errsize, "journal: %s", sqlite3_errmsg(db)), MORPH_EIO;
+  if (sqlite3_step(st) == SQLITE_ROW)
+    *t0 = sqlite3_column_double(st, 0);
+  sqlite3_finalize(st);
+  if (sqlite3_prepare_v2(db, jobs_sql, -1, &st, NULL) != SQLITE_OK)
+    return snprintf(err, errsize, "journal: %s", sqlite3_errmsg(db)), MORPH_EIO;
+  int rc = MORPH_OK;
+  while (rc == MORPH_OK && sqlite3_step(st) == SQLITE_ROW)
+    rc = add_row(db, st, rep, *t0, err, errsize);
+  sqlite3_finalize(st);
+  return rc;
+}

@@ -1,0 +1,25 @@
+/*
+ * The journal as a report: every job of a morphd journal becomes a
+ * morph_report record (times relative to the first submission, the size
+ * history as segments, resizes counted), for `morph report` and the tests
+ * that check its numbers.
+ */
+#ifndef MORPH_RMS_HISTORY_H
+#define MORPH_RMS_HISTORY_H
+
+#include <stddef.h>
+
+#include "morph/report.h"
+#include "rms/journal.h"
+
+/* The pool size the daemon recorded (meta "slots"); 0 if unknown. */
+int morph__history_units(morph__journal *j);
+
+/* Adds one record per job to rep; *t0 gets the first submission time
+ * (wall clock) that the records' times are relative to.
+ * Errors: MORPH_EIO (journal, message in err), MORPH_EINVAL (a record the
+ * report refused, message in err), MORPH_ENOMEM. */
+int morph__history_report(morph__journal *j, morph_report *rep, double *t0, char *err,
+                          size_t errsize);
+
+#endif

@@ -1,0 +1,78 @@
+/* Job records: names of states, construction and destruction. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "morph/error.h"
+#include "rms/job.h"
+
+static const char *const state_names[MORPH__J_STATE_COUNT] = {
+  "pending", "starting", "running", "completed", "failed", "cancelled", "rejected",
+};
+
+const char *morph__jstate_name(morph__jstate s)
+{
+  return s >= 0 && s < MORPH__J_STATE_COUNT ? state_names[s] : "?";
+}
+
+int morph__jstate_parse(const char *name, morph__jstate *s)
+{
+  for (int i = 0; name && i < MORPH__J_STATE_COUNT; i++)
+    if (!strcmp(name, state_names[i])) {
+      *s = (morph__jstate)i;
+      return MORPH_OK;
+    }
+  return MORPH_EINVAL;
+}
+
+int morph__jstate_final(morph__jstate s)
+{
+  return s >= MORPH__J_COMPLETED;
+}
+
+const char *morph__rop_name(morph__rop op)
+{
+  static const char *const names[] = {"none", "start", "expand", "shrink"};
+  return op >= 0 && op <= MORPH__R_SHRINK ? names[op] : "?";
+}
+
+void morph__job_init(morph__job *j)
+{
+  memset(j, 0, sizeof *j);
+  j->conn = -1;
+  j->exit_status = -1;
+  j->mtct_avg = j->mtct_trend = -1;
+}
+
+void morph__job_clear(morph__job *j)
+{
+  for (int i = 0; j->argv && i < j->argc; i++)
+    free(j->argv[i]);
+  free(j->argv);
+  free(j->cwd);
+  free(j->out);
+  free(j->err);
+  morph__alloc_free(&j->alloc);
+  morph__alloc_free(&j->extra);
+  morph__alloc_free(&j->plan);
+  morph__job_init(j);
+}
+
+int morph__job_set_argv(morph__job *j, int argc, const char *const *argv)
+{
+  char **v = calloc((size_t)argc + 1, sizeof *v);
+  if (!v)
+    return MORPH_ENOMEM;
+  for (int i = 0; i < argc; i++)
+    if (!(v[i] = strdup(argv[i]))) {
+      while (i-- > 0)
+        free(v[i]);
+      free(v);
+      return MORPH_ENOMEM;
+    }
+  for (int i = 0; j->argv && i < j->argc; i++)
+    free(j->argv[i]);
+  free(j->argv);
+  j->argv = v;
+  j->argc = argc;
+  return MORPH_OK;
+}

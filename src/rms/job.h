@@ -1,0 +1,78 @@
+/*
+ * A job as morphd keeps it: the submission, where it runs, the resize in
+ * flight and what it measured. Shared by the daemon and the journal.
+ */
+#ifndef MORPH_RMS_JOB_H
+#define MORPH_RMS_JOB_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "morph/workload.h"
+#include "rms/pool.h"
+
+/* Life of a job. STARTING: a START that waits for a shrink of another job
+ * (its free part is booked ahead). The last four are final. */
+typedef enum morph__jstate {
+  MORPH__J_PENDING = 0,
+  MORPH__J_STARTING,
+  MORPH__J_RUNNING,
+  MORPH__J_COMPLETED,
+  MORPH__J_FAILED,
+  MORPH__J_CANCELLED,
+  MORPH__J_REJECTED,
+  MORPH__J_STATE_COUNT
+} morph__jstate;
+
+/* The operation of a resize record (and of the resize in flight). */
+typedef enum morph__rop { MORPH__R_NONE = 0, MORPH__R_START, MORPH__R_EXPAND, MORPH__R_SHRINK } morph__rop;
+
+typedef struct morph__job {
+  int64_t id;
+  char name[64];
+  morph_job_kind kind;
+  int req_min, req_max;     /* submission request */
+  int min, max, pref;       /* malleability limits */
+  int argc;
+  char **argv;              /* owned, NULL-terminated */
+  char *cwd, *out, *err;    /* owned */
+  double submit, start, end; /* wall clock, seconds since the epoch */
+  morph__jstate state;
+  int exit_status;          /* final jobs; -1 unknown */
+  pid_t pid;                /* morph-run; 0 none */
+  int child;                /* morph-run is our child (else: reattached) */
+  int size;
+  morph__alloc alloc;       /* slots the job's processes hold */
+  morph__alloc extra;       /* booked ahead: an expansion in flight, the
+                               free part of a waiting START, or slots of a
+                               shrink whose leavers were not seen to exit */
+  morph__alloc plan;        /* SHRINK in flight: slots to release;
+                               STARTING: the whole START allocation */
+  int failed_resizes, resizes;
+  int rz_id;                /* resize in flight (0: none) or, STARTING,
+                               the shrink it waits for */
+  morph__rop rz_op;
+  int rz_to;
+  double last_change;
+  int cancel;               /* cancel requested: final state CANCELLED */
+  int ready;                /* the job itself said HELLO (can resize) */
+  int conn;                 /* index of its relay connection, -1 none */
+  int64_t iteration;
+  double iter_time, mpi_time, mtct_avg, mtct_trend;
+  int nprogress;
+  char note[256];
+} morph__job;
+
+const char *morph__jstate_name(morph__jstate s);
+int morph__jstate_parse(const char *name, morph__jstate *s);
+int morph__jstate_final(morph__jstate s);
+const char *morph__rop_name(morph__rop op);
+
+/* A zeroed job with conn -1 and empty allocations. */
+void morph__job_init(morph__job *j);
+/* Frees what the job owns (not the struct). */
+void morph__job_clear(morph__job *j);
+/* Copies argv (argc entries). Errors: MORPH_ENOMEM. */
+int morph__job_set_argv(morph__job *j, int argc, const char *const *argv);
+
+#endif

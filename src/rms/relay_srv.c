@@ -1,0 +1,118 @@
+/*
+ * The job protocol as morphd serves it: one morph run relay per job. HELLO
+ * names the job (first start or reattach after a restart of either side),
+ * PROGRESS feeds the measures policies read, LIMITS changes the job's
+ * limits, ACK closes a resize, BYE ends the job (mpirun has ended: its
+ * slots are really free).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "morph/error.h"
+#include "rms/morphd.h"
+
+static void send_error(morph__daemon *d, int i, const char *text)
+{
+  morph__msg e;
+  morph__msg_init(&e, MORPH__MSG_ERROR);
+  snprintf(e.text, sizeof e.text, "%s", text);
+  morph__conn_send_msg(d, i, &e);
+}
+
+static morph__job *job_of(morph__daemon *d, int i)
+{
+  morph__job *job = d->clients[i].job ? morph__job_find(d, d->clients[i].job) : NULL;
+  return job && job->conn == i ? job : NULL;
+}
+
+static void on_hello(morph__daemon *d, int i, const morph__msg *m)
+{
+  char *end;
+  long long id = strtoll(m->job, &end, 10);
+  morph__job *job = *m->job && !*end ? morph__job_find(d, id) : NULL;
+  if (!job || job->state != MORPH__J_RUNNING) {
+    char text[160];
+    snprintf(text, sizeof text, "unknown job id '%s' (or not running)", m->job);
+    send_error(d, i, text);
+    morph__dlog(d, 0, "refused a relay: %s", text);
+    return;
+  }
+  int again = job->conn >= 0 || job->ready || job->nprogress > 0 || !job->child;
+  if (job->conn >= 0 && job->conn != i)
+    morph__conn_drop(d, job->conn);
+  job->conn = i;
+  d->clients[i].job = job->id;
+  if (m->mechanisms && !job->ready) {
+    job->ready = 1;
+    d->dirty = 1; /* it may be resized from now on */
+  }
+  if (m->pid > 0 && !job->pid)
+    job->pid = (pid_t)m->pid;
+  morph__msg w;
+  morph__msg_init(&w, MORPH__MSG_WELCOME);
+  snprintf(w.job, sizeof w.job, "%lld", (long long)job->id);
+  morph__conn_send_msg(d, i, &w);
+  morph__dlog(d, 1, "job %lld %s (size %d, mechanisms %#x)", (long long)job->id,
+              again ? "reattached" : "connected", m->size, m->mechanisms);
+  if (again && !job->child)
+    morph__journal_event(d->journal, morph__wall(), job->id, "reattach", "size %d", m->size);
+}
+
+/* MPI time / loop time (paper 002 3.3.4): the trend is the last value, the
+ * average a running mean; unknown (-1) until the job measures MPI time. */
+static void on_progress(morph__job *job, const morph__msg *m)
+{
+  job->iteration = m->iteration;
+  job->iter_time = m->iter_time;
+  job->mpi_time = m->mpi_time;
+  if (m->iter_time <= 0 || m->mpi_time <= 0)
+    return;
+  double r = m->mpi_time / m->iter_time;
+  job->nprogress++;
+  job->mtct_trend = r;
+  job->mtct_avg = job->mtct_avg < 0 ? r : job->mtct_avg + (r - job->mtct_avg) / job->nprogress;
+}
+
+static void on_limits(morph__daemon *d, morph__job *job, const morph__msg *m)
+{
+  if (!morph_job_kind_malleable(job->kind) || m->min < 1 || m->min > m->max || m->pref < m->min ||
+      m->pref > m->max)
+    return;
+  job->min = m->min, job->max = m->max, job->pref = m->pref;
+  morph__journal_event(d->journal, morph__wall(), job->id, "limits", "min %d max %d pref %d",
+                       m->min, m->max, m->pref);
+  morph__job_save(d, job);
+  d->dirty = 1;
+}
+
+void morph__relay_message(morph__daemon *d, int i, const morph__msg *m)
+{
+  if (m->kind == MORPH__MSG_HELLO) {
+    on_hello(d, i, m);
+    return;
+  }
+  morph__job *job = job_of(d, i);
+  if (!job) {
+    send_error(d, i, "say HELLO with your job id first");
+    return;
+  }
+  switch (m->kind) {
+  case MORPH__MSG_PROGRESS: on_progress(job, m); break;
+  case MORPH__MSG_LIMITS: on_limits(d, job, m); break;
+  case MORPH__MSG_ACK: morph__resize_ack(d, job, m); break;
+  case MORPH__MSG_BYE: morph__job_end(d, job, m->exit_status, m->text[0] ? m->text : NULL); break;
+  case MORPH__MSG_ERROR: morph__dlog(d, 0, "job %lld reports: %s", (long long)job->id, m->text); break;
+  default: send_error(d, i, "morphd does not take this message from a job");
+  }
+}
+
+void morph__relay_lost(morph__daemon *d, int i)
+{
+  morph__job *job = job_of(d, i);
+  if (!job)
+    return;
+  job->conn = -1;
+  if (job->state == MORPH__J_RUNNING)
+    morph__dlog(d, 1, "job %lld: relay connection closed; the job keeps running",
+                (long long)job->id);
+}

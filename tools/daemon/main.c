@@ -1,0 +1,183 @@
+/*
+ * morph daemon: runs morphd in the foreground (log on stderr), or with
+ * --stop asks the running one to stop.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "morph/error.h"
+#include "rms/client.h"
+#include "rms/morphd.h"
+
+static const char usage_text[] =
+  "usage: morph daemon [options]\n"
+  "\n"
+  "Runs morphd, the embedded resource manager, in the foreground: it owns\n"
+  "the slots of this machine (or of a hostfile), keeps the queue, starts jobs\n"
+  "with `morph run` and grows and shrinks malleable ones as the policy says.\n"
+  "State (socket, journal, job outputs) lives in one folder.\n"
+  "\n"
+  "  -d, --dir DIR         state folder ($MORPH_DIR, default /tmp/morph-<uid>)\n"
+  "      --socket PATH     socket (default DIR/morphd.sock; owner-only)\n"
+  "      --journal FILE    SQLite journal (default DIR/journal.db)\n"
+  "  -n, --slots N         slots on this machine (default: number of CPUs)\n"
+  "      --hostfile FILE   pool from a hostfile (\"host slots=N\" lines)\n"
+  "  -p, --policy NAME     policy engine (default dmr+easy; --list-policies)\n"
+  "      --param KEY=VAL   policy parameter, repeatable (sched_period=10, ...)\n"
+  "  -i, --interval S      seconds between periodic decisions (default 5)\n"
+  "      --launcher PATH   morph-run to start jobs with (default: next to me)\n"
+  "  -v, --verbose         more messages\n"
+  "      --stop            ask the running morphd to stop (jobs keep running)\n"
+  "      --kill-jobs       with --stop: stop every running job first\n"
+  "      --list-policies   print the policy names\n"
+  "  -h, --help            this text\n"
+  "\n"
+  "Killing morphd (even with SIGKILL) loses no job: running jobs keep their\n"
+  "size and reattach when it starts again on the same folder.\n";
+
+enum { OPT_SOCKET = 256, OPT_JOURNAL, OPT_HOSTFILE, OPT_PARAM, OPT_LAUNCHER, OPT_STOP, OPT_KILL,
+       OPT_LIST };
+
+static const struct option long_opts[] = {
+  {"dir", required_argument, NULL, 'd'},         {"socket", required_argument, NULL, OPT_SOCKET},
+  {"journal", required_argument, NULL, OPT_JOURNAL}, {"slots", required_argument, NULL, 'n'},
+  {"hostfile", required_argument, NULL, OPT_HOSTFILE}, {"policy", required_argument, NULL, 'p'},
+  {"param", required_argument, NULL, OPT_PARAM}, {"interval", required_argument, NULL, 'i'},
+  {"launcher", required_argument, NULL, OPT_LAUNCHER}, {"verbose", no_argument, NULL, 'v'},
+  {"stop", no_argument, NULL, OPT_STOP},         {"kill-jobs", no_argument, NULL, OPT_KILL},
+  {"list-policies", no_argument, NULL, OPT_LIST}, {"help", no_argument, NULL, 'h'},
+  {NULL, 0, NULL, 0},
+};
+
+typedef struct cli_opts {
+  morph__daemon_opts d;
+  int stop, kill_jobs;
+} cli_opts;
+
+static int bad(const char *what, const char *arg)
+{
+  fprintf(stderr, "morph daemon: %s '%s' (see morph daemon --help)\n", what, arg);
+  return 2;
+}
+
+static int set_param(cli_opts *o, char *arg)
+{
+  char *eq = strchr(arg, '=');
+  if (!eq)
+    return bad("--param wants KEY=VALUE, got", arg);
+  *eq = '\0';
+  if (morph_policy_params_set(&o->d.params, arg, eq + 1) != MORPH_OK)
+    return *eq = '=', bad("bad policy parameter", arg);
+  return 0;
+}
+
+static int number(const char *arg, double lo, double *out)
+{
+  char *end;
+  double v = strtod(arg, &end);
+  if (!*arg || *end || !(v >= lo) || v > 1e9)
+    return bad("not a valid number:", arg);
+  *out = v;
+  return 0;
+}
+
+static int option(cli_opts *o, int c, char *arg)
+{
+  double v;
+  switch (c) {
+  case 'd': o->d.dir = arg; return 0;
+  case OPT_SOCKET: o->d.socket = arg; return 0;
+  case OPT_JOURNAL: o->d.journal = arg; return 0;
+  case 'n': return number(arg, 1, &v) ? 2 : (o->d.slots = (int)v, 0);
+  case OPT_HOSTFILE: o->d.hostfile = arg; return 0;
+  case 'p': o->d.policy = arg; return 0;
+  case OPT_PARAM: return set_param(o, arg);
+  case 'i': return number(arg, 0.05, &o->d.interval);
+  case OPT_LAUNCHER: o->d.launcher = arg; return 0;
+  case 'v': o->d.verbose++; return 0;
+  case OPT_STOP: o->stop = 1; return 0;
+  case OPT_KILL: o->kill_jobs = 1; return 0;
+  }
+  return 2;
+}
+
+static int list_policies(void)
+{
+  char names[1024];
+  morph_policy_names(names, sizeof names);
+  printf("%s\n", names);
+  for (int i = 0; i < morph_policy_count(); i++)
+    printf("  %-12s %s\n", morph_policy_table_name(i), morph_policy_table_description(i));
+  return 0;
+}
+
+static int parse(cli_opts *o, int argc, char **argv)
+{
+  memset(o, 0, sizeof *o);
+  morph_policy_params_default(&o->d.params);
+  o->d.policy = "dmr+easy";
+  o->d.interval = 5;
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  o->d.slots = cpus > 0 ? (int)cpus : 1;
+  int c;
+  while ((c = getopt_long(argc, argv, "d:n:p:i:vh", long_opts, NULL)) != -1) {
+    if (c == 'h')
+      return fputs(usage_text, stdout), 0;
+    if (c == OPT_LIST)
+      return list_policies();
+    if (c == '?' || option(o, c, optarg) != 0)
+      return 2;
+  }
+  if (optind < argc)
+    return bad("unexpected argument", argv[optind]);
+  return -1;
+}
+
+static int stop(const cli_opts *o, morph__cli *cli)
+{
+  json_t *reply;
+  if (morph__cli_connect(cli, 1) != MORPH_OK)
+    return 1;
+  int rc = morph__cli_call(cli, json_pack("{s:s, s:b}", "cmd", "shutdown", "kill_jobs",
+                                          o->kill_jobs), &reply, 10);
+  json_decref(reply);
+  morph__cli_close(cli);
+  if (rc != MORPH_OK)
+    return fprintf(stderr, "morph daemon: %s\n", cli->errmsg), 1;
+  /* The socket disappears when morphd has really left. */
+  for (int i = 0; i < 300 && access(cli->sock, F_OK) == 0; i++)
+    usleep(100000);
+  return 0;
+}
+
+int main(int argc, char **argv)
+{
+  cli_opts o;
+  int rc = parse(&o, argc, argv);
+  if (rc >= 0)
+    return rc;
+  morph__cli cli;
+  if (morph__cli_paths(&cli, o.d.dir, o.d.socket) != MORPH_OK)
+    return bad("path too long:", o.d.dir ? o.d.dir : "");
+  if (o.stop)
+    return stop(&o, &cli);
+  o.d.dir = cli.dir;
+  morph__daemon *d = calloc(1, sizeof *d);
+  if (!d)
+    return 1;
+  morph__daemon_signals();
+  rc = morph__daemon_init(d, &o.d);
+  if (rc != MORPH_OK) {
+    fprintf(stderr, "morph daemon: %s\n", d->errmsg);
+    morph__daemon_fini(d);
+    free(d);
+    return 1;
+  }
+  morph__daemon_run(d);
+  morph__daemon_fini(d);
+  free(d);
+  return 0;
+}

@@ -1,0 +1,181 @@
+/*
+ * morph submit: queues one job on morphd. The kind follows from the
+ * options (paper 000, Table 3): -n N rigid, -n MIN-MAX moldable, limits
+ * (--min/--max/--pref) make either malleable (rigid + limits: malleable,
+ * moldable + limits: flexible).
+ */
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "morph/error.h"
+#include "morph/workload.h"
+#include "rms/client.h"
+
+static const char usage_text[] =
+  "usage: morph submit [options] [--] program [arguments...]\n"
+  "\n"
+  "  -n, --np N|MIN-MAX    rigid request of N slots, or moldable MIN-MAX\n"
+  "      --min N --max N --pref N\n"
+  "                        malleability limits: the job may be grown and shrunk\n"
+  "                        within [min, max]; pref is its preferred size\n"
+  "  -J, --name NAME       job name\n"
+  "  -o, --output FILE     the job's stdout (default DIR/jobs/ID.out)\n"
+  "  -e, --error FILE      the job's stderr (default DIR/jobs/ID.err)\n"
+  "  -d, --dir DIR         morphd's folder ($MORPH_DIR, default /tmp/morph-<uid>)\n"
+  "      --socket PATH     morphd's socket (default DIR/morphd.sock)\n"
+  "  -q, --quiet           print only the job id\n"
+  "  -h, --help            this text\n"
+  "\n"
+  "Examples:\n"
+  "  morph submit -n 2 ./jacobi.ompi --iters 500              rigid, 2 slots\n"
+  "  morph submit -n 1-4 ./cg.ompi                            moldable\n"
+  "  morph submit --min 1 --max 4 --pref 2 ./jacobi.ompi      malleable\n";
+
+typedef struct sub_opts {
+  int req_min, req_max, min, max, pref, quiet;
+  const char *name, *out, *err, *dir, *sock;
+} sub_opts;
+
+static const struct option long_opts[] = {
+  {"np", required_argument, NULL, 'n'},    {"min", required_argument, NULL, 1},
+  {"max", required_argument, NULL, 2},     {"pref", required_argument, NULL, 3},
+  {"name", required_argument, NULL, 'J'},  {"output", required_argument, NULL, 'o'},
+  {"error", required_argument, NULL, 'e'}, {"dir", required_argument, NULL, 'd'},
+  {"socket", required_argument, NULL, 4},  {"quiet", no_argument, NULL, 'q'},
+  {"help", no_argument, NULL, 'h'},        {NULL, 0, NULL, 0},
+};
+
+static int bad(const char *what, const char *arg)
+{
+  fprintf(stderr, "morph submit: %s%s%s (see morph submit --help)\n", what, arg ? " " : "",
+          arg ? arg : "");
+  return 2;
+}
+
+static int count(const char *s, int *out)
+{
+  char *end;
+  long v = strtol(s, &end, 10);
+  if (!*s || *end || v < 1 || v > 1000000)
+    return bad("not a valid number of slots:", s);
+  *out = (int)v;
+  return 0;
+}
+
+static int request(sub_opts *o, const char *s)
+{
+  const char *dash = strchr(s, '-');
+  if (!dash)
+    return count(s, &o->req_min) ? 2 : (o->req_max = o->req_min, 0);
+  char lo[32];
+  snprintf(lo, sizeof lo, "%.*s", (int)(dash - s), s);
+  if (count(lo, &o->req_min) || count(dash + 1, &o->req_max))
+    return 2;
+  return o->req_min > o->req_max ? bad("-n MIN-MAX needs MIN <= MAX, got", s) : 0;
+}
+
+static int option(sub_opts *o, int c, const char *arg)
+{
+  switch (c) {
+  case 'n': return request(o, arg);
+  case 1: return count(arg, &o->min);
+  case 2: return count(arg, &o->max);
+  case 3: return count(arg, &o->pref);
+  case 'J': o->name = arg; return 0;
+  case 'o': o->out = arg; return 0;
+  case 'e': o->err = arg; return 0;
+  case 'd': o->dir = arg; return 0;
+  case 4: o->sock = arg; return 0;
+  case 'q': o->quiet = 1; return 0;
+  }
+  return 2;
+}
+
+/* Kind and defaults: limits default around the request and vice versa. */
+static morph_job_kind settle(sub_opts *o)
+{
+  int malleable = o->min || o->max || o->pref;
+  int moldable = o->req_min != o->req_max;
+  if (malleable && !o->req_min)
+    o->req_min = o->req_max = o->pref ? o->pref : o->min ? o->min : 1;
+  if (malleable) {
+    o->min = o->min ? o->min : 1;
+    o->pref = o->pref ? o->pref : o->req_max;
+    o->max = o->max ? o->max : (o->pref > o->req_max ? o->pref : o->req_max);
+  }
+  if (malleable)
+    return moldable ? MORPH_KIND_FLEXIBLE : MORPH_KIND_MALLEABLE;
+  return moldable ? MORPH_KIND_MOLDABLE : MORPH_KIND_FIXED;
+}
+
+static json_t *abs_path(const char *p, const char *cwd)
+{
+  if (!p)
+    return json_null();
+  if (p[0] == '/')
+    return json_string(p);
+  char buf[PATH_MAX * 2];
+  snprintf(buf, sizeof buf, "%s/%s", cwd, p);
+  return json_string(buf);
+}
+
+static json_t *build(sub_opts *o, morph_job_kind kind, char **prog, int n, const char *cwd)
+{
+  json_t *argv = json_array();
+  for (int i = 0; i < n; i++)
+    json_array_append_new(argv, json_string(prog[i]));
+  json_t *r = json_pack("{s:s, s:s, s:i, s:i, s:i, s:i, s:i, s:o, s:s}", "cmd", "submit", "kind",
+                        morph_job_kind_name(kind), "req_min", o->req_min, "req_max", o->req_max,
+                        "min", o->min, "max", o->max, "pref", o->pref, "argv", argv, "cwd", cwd);
+  if (o->name)
+    json_object_set_new(r, "name", json_string(o->name));
+  if (o->out)
+    json_object_set_new(r, "out", abs_path(o->out, cwd));
+  if (o->err)
+    json_object_set_new(r, "err", abs_path(o->err, cwd));
+  return r;
+}
+
+int main(int argc, char **argv)
+{
+  sub_opts o;
+  memset(&o, 0, sizeof o);
+  int c;
+  while ((c = getopt_long(argc, argv, "+n:J:o:e:d:qh", long_opts, NULL)) != -1) {
+    if (c == 'h')
+      return fputs(usage_text, stdout), 0;
+    if (c == '?' || option(&o, c, optarg))
+      return 2;
+  }
+  if (optind >= argc)
+    return bad("no program to run", NULL);
+  morph_job_kind kind = settle(&o);
+  if (!o.req_min)
+    return bad("say how many slots: -n N, -n MIN-MAX or --min/--max/--pref", NULL);
+  char cwd[PATH_MAX];
+  if (!getcwd(cwd, sizeof cwd))
+    return bad("cannot read the current folder", NULL);
+  morph__cli cli;
+  if (morph__cli_paths(&cli, o.dir, o.sock) != MORPH_OK || morph__cli_connect(&cli, 1) != MORPH_OK)
+    return 1;
+  json_t *reply;
+  int rc = morph__cli_call(&cli, build(&o, kind, argv + optind, argc - optind, cwd), &reply, 10);
+  morph__cli_close(&cli);
+  if (rc != MORPH_OK) {
+    fprintf(stderr, "morph submit: %s\n", cli.errmsg);
+    json_decref(reply);
+    return 1;
+  }
+  long long id = (long long)json_integer_value(json_object_get(reply, "id"));
+  if (o.quiet)
+    printf("%lld\n", id);
+  else
+    printf("submitted job %lld (%s, %d-%d slots)\n", id, morph_job_kind_name(kind), o.req_min,
+           o.req_max);
+  json_decref(reply);
+  return 0;
+}
