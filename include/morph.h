@@ -144,7 +144,10 @@ int morph_open(MPI_Comm comm, const morph_options *opts, morph_ctx **ctx);
  * A LEAVING process of a live shrink does not return: under Open MPI a
  * process of a running job cannot finalize alone (MPI_Finalize is a
  * job-wide fence), so morph disconnects it from the job and ends it with
- * exit status 0, which frees its slot at once. Every other process returns.
+ * exit status 0, which frees its slot at once. Every other process returns,
+ * except after a spawn that hung inside Open MPI (reported when it
+ * happened): a thread is then stuck in MPI for good, MPI_Finalize would
+ * never return, and morph ends the process with the job's outcome.
  */
 int morph_finalize(morph_ctx *ctx, int status);
 

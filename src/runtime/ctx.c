@@ -230,6 +230,14 @@ int morph_finalize(morph_ctx *ctx, int status)
     job = 1;
   if (ctx->rank == 0)
     morph__client_bye(ctx, job, ctx->relaunching ? "relaunch" : ctx->broken ? ctx->errmsg : "done");
+  if (ctx->spawn_hung) {
+    /* A thread of this process is stuck inside MPI_Comm_spawn for good, and
+     * MPI_Finalize would wait for it forever. The job's outcome is agreed
+     * and reported, so the process ends here instead. */
+    fflush(stdout);
+    fflush(stderr);
+    _exit(job);
+  }
   release(ctx);
   MPI_Finalize();
   return job;

@@ -83,8 +83,12 @@ static void *spawn_main(void *arg)
   if (rc == MPI_SUCCESS)
     rc = MPI_Intercomm_merge(j->inter, 0, &j->merged);
   int len = 0;
-  if (rc != MPI_SUCCESS)
+  if (rc != MPI_SUCCESS) {
+    /* Open MPI leaves a dangling handle behind a failed spawn; freeing it
+     * aborts the job. */
+    j->inter = j->merged = MPI_COMM_NULL;
     MPI_Error_string(rc, j->err, &len);
+  }
   pthread_mutex_lock(&j->lock);
   j->done = 1;
   j->rc = rc == MPI_SUCCESS ? MORPH_OK : MORPH_ESPAWN;
@@ -348,14 +352,19 @@ static void live_rollback(morph_ctx *ctx, morph__window *w)
     int killed = kill_strays(ctx);
     if (killed && ctx->rank == 0)
       morph__log(MORPH_LOG_WARN, "0", "killed %d joiner(s) left over by the failed spawn", killed);
+    /* After a failed spawn, Open MPI 4.1 leaves the non-root parents inside
+     * MPI_Comm_spawn for good; a hung spawn anywhere means the job's
+     * dynamic-process machinery cannot be trusted, so every process must
+     * know: later reconfigurations then use the relaunch mechanism. */
+    int hung = w->spawn_hung;
+    MPI_Allreduce(MPI_IN_PLACE, &hung, 1, MPI_INT, MPI_MAX, ctx->comm);
+    if (hung)
+      ctx->live_ok = 0;
+    ctx->spawn_hung |= hung;
     if (!w->spawn_hung) {
       free_comm(&w->newcomm);
       free_comm(&w->intercomm);
       free_comm(&w->spawncomm);
-    } else {
-      /* The hung spawn still holds Open MPI's dynamic-process machinery:
-       * further reconfigurations of this job use the relaunch mechanism. */
-      ctx->live_ok = 0;
     }
   } else if (w->staycomm != MPI_COMM_NULL) {
     free_comm(&w->staycomm);
