@@ -71,22 +71,25 @@ int main(int argc, char **argv)
     fprintf(stderr, "bench-policy: out of memory\n");
     return 1;
   }
-  static const char *names[] = {"dmr+easy", "dmr", "easy", "fcfs", "mtct+easy", "granularity+easy"};
-  double ms[6];
-  int nact[6];
-  for (int i = 0; i < 6; i++) {
+  static const char *names[] = {"dmr+easy",  "dmr",         "easy", "fcfs", "mtct+easy",
+                                "granularity+easy", "rdmr+easy", "stepping+easy"};
+  enum { NPOL = sizeof(names) / sizeof(names[0]) };
+  double ms[NPOL];
+  int nact[NPOL];
+  for (int i = 0; i < NPOL; i++) {
     ms[i] = time_policy(names[i], &snap, runs, &nact[i]);
     if (ms[i] < 0)
       return 1;
     fprintf(stderr, "  %-18s %8.3f ms  %d actions\n", names[i], ms[i], nact[i]);
   }
   double worst = 0;
-  for (int i = 0; i < 6; i++)
+  for (int i = 0; i < NPOL; i++)
     worst = ms[i] > worst ? ms[i] : worst;
   printf("RESULT decide_ms=%.3f policy=%s jobs=%d nodes=%d running=%d pending=%d runs=%d "
-         "actions=%d worst_ms=%.3f fcfs_ms=%.3f easy_ms=%.3f mtct_ms=%.3f granularity_ms=%.3f\n",
+         "actions=%d worst_ms=%.3f fcfs_ms=%.3f easy_ms=%.3f mtct_ms=%.3f granularity_ms=%.3f "
+         "rdmr_ms=%.3f stepping_ms=%.3f\n",
          ms[0], names[0], spec.njobs, spec.nnodes, snap.nrunning, snap.npending, runs, nact[0],
-         worst, ms[3], ms[2], ms[4], ms[5]);
+         worst, ms[3], ms[2], ms[4], ms[5], ms[6], ms[7]);
   policy_gen_free(&snap);
   return 0;
 }

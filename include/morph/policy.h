@@ -111,6 +111,10 @@ typedef struct morph_policy_job {
   double efficiency;      /* measured parallel efficiency in 0..1 */
   double mtct_avg;        /* MPI time / loop time: average (paper 002 3.3.4) */
   double mtct_trend;      /* MPI time / loop time: trend (recent value) */
+  int resize_to;          /* running and resizing: the size the resize in
+                             progress goes to; 0 if the caller does not say.
+                             rdmr counts the units of a shrink in progress as
+                             soon free, so it does not shrink others for them */
 } morph_policy_job;
 
 /* The input of a decision. Arrays are the caller's memory, read only by
@@ -181,6 +185,8 @@ typedef struct morph_policy_params {
   morph_policy_sizes sizes; /* allowed resize sizes (ANY) */
   double default_walltime;  /* easy: estimate for jobs without walltime; <= 0
                                means such running jobs never end (3600 s) */
+  double step_period;       /* stepping: seconds between two steps of a job (60 s) */
+  int step_units;           /* stepping: units added per step (1) */
 } morph_policy_params;
 
 typedef struct morph_policy morph_policy;
@@ -190,14 +196,15 @@ void morph_policy_params_default(morph_policy_params *params);
 
 /* Sets one parameter by name, for command lines and configuration files:
  * keys "mtct_lower", "mtct_upper", "max_failed_resizes", "sched_period",
- * "sizes" (any | factor | pow2), "default_walltime".
+ * "sizes" (any | factor | pow2), "default_walltime", "step_period",
+ * "step_units" (an integer >= 1).
  * Errors: MORPH_EINVAL for an unknown key or a malformed or out-of-range
  * value. On error *params is unchanged. */
 int morph_policy_params_set(morph_policy_params *params, const char *key, const char *value);
 
 /* Creates the policy called `name` (see morph_policy_names(); names are
  * "<start>" or "<resize>" or "<resize>+<start>", e.g. "easy", "dmr",
- * "dmr+easy"). `params` may be NULL for the defaults; it is copied.
+ * "dmr+easy", "rdmr+easy"). `params` may be NULL for the defaults; it is copied.
  * Errors: MORPH_EINVAL for NULL name or out, an unknown name or
  * inconsistent params (mtct_lower > mtct_upper, negative counts);
  * MORPH_ENOMEM. On error *out is NULL; morph_policy_create_error() gives the

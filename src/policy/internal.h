@@ -80,6 +80,8 @@ int morph__fcfs_prefix(morph__run *run);
 int morph__fcfs_start(morph__run *run);
 int morph__easy_start(morph__run *run);
 int morph__dmr_after(morph__run *run);
+int morph__rdmr_after(morph__run *run);
+int morph__stepping_after(morph__run *run);
 int morph__mtct_before(morph__run *run);
 int morph__mtct_after(morph__run *run);
 int morph__granularity_before(morph__run *run);

@@ -23,7 +23,9 @@ void morph_policy_params_default(morph_policy_params *params)
                                   .max_failed_resizes = 3,
                                   .sched_period = 0,
                                   .sizes = MORPH_POLICY_SIZES_ANY,
-                                  .default_walltime = 3600};
+                                  .default_walltime = 3600,
+                                  .step_period = 60,
+                                  .step_units = 1};
 }
 
 static int parse_double(const char *value, double *out)
@@ -69,6 +71,10 @@ int morph_policy_params_set(morph_policy_params *params, const char *key, const 
     p.default_walltime = d;
   else if (strcmp(key, "max_failed_resizes") == 0 && d == (int)d)
     p.max_failed_resizes = (int)d;
+  else if (strcmp(key, "step_period") == 0)
+    p.step_period = d;
+  else if (strcmp(key, "step_units") == 0 && d == (int)d && d >= 1)
+    p.step_units = (int)d;
   else
     rc = MORPH_EINVAL;
   if (rc == MORPH_OK && p.max_failed_resizes >= 0 && p.sched_period >= 0 && d >= 0)
@@ -112,9 +118,11 @@ static int lookup(const char *name, const morph__start_entry **start,
 static int check_params(const morph_policy_params *p, char *buf, size_t size)
 {
   if (p->mtct_lower < 0 || p->mtct_lower > p->mtct_upper || p->max_failed_resizes < 0 ||
-      p->sched_period < 0 || p->sizes < MORPH_POLICY_SIZES_ANY || p->sizes > MORPH_POLICY_SIZES_POW2) {
+      p->sched_period < 0 || p->sizes < MORPH_POLICY_SIZES_ANY || p->sizes > MORPH_POLICY_SIZES_POW2 ||
+      p->step_period < 0 || p->step_units < 1) {
     snprintf(buf, size, "bad policy parameters: need 0 <= mtct_lower <= mtct_upper, "
-                        "max_failed_resizes >= 0, sched_period >= 0, sizes any|factor|pow2");
+                        "max_failed_resizes >= 0, sched_period >= 0, sizes any|factor|pow2, "
+                        "step_period >= 0, step_units >= 1");
     return MORPH_EINVAL;
   }
   return MORPH_OK;

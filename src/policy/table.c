@@ -18,6 +18,14 @@ const morph__resize_entry morph__resize_table[] = {
      "DMRlib Algorithm 2 (paper 000): expand below pref or when resources are free; shrink above "
      "pref only to start a pending job, which then goes first",
      NULL, morph__dmr_after},
+    {"rdmr",
+     "reservation-aware DMR: shrink as many jobs above pref as the waiting head job needs, keep "
+     "the units for it, expand only with units no waiting job holds",
+     NULL, morph__rdmr_after},
+    {"stepping",
+     "stepping scheduler (paper 002 5.4.4): grow every malleable job by step_units every "
+     "step_period seconds, never shrink",
+     NULL, morph__stepping_after},
     {"mtct",
      "Elastic MPI (paper 002 3.3.4): MPI-to-compute time above the upper threshold halves, both "
      "values below the lower one double",

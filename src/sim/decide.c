@@ -59,6 +59,8 @@ static void fill_running(morph_sim *sim)
     p->start_time = j->start;
     p->last_change = j->last_change;
     p->resizing = j->rstate != R_NONE;
+    /* rdmr counts the nodes of a shrink in flight as soon free. */
+    p->resize_to = j->rstate != R_NONE ? j->target : 0;
     p->walltime = sim->now - j->start + remaining(j);
   }
 }

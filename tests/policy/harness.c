@@ -38,6 +38,8 @@ static void parse_key(morph_policy_job *j, const char *w)
     j->sched_period = a;
   else if (sscanf(w, "resizing=%lf", &a) == 1)
     j->resizing = (int)a;
+  else if (sscanf(w, "to=%lf", &a) == 1)
+    j->resize_to = (int)a;
   else if (sscanf(w, "failed=%lf", &a) == 1)
     j->failed_resizes = (int)a;
   else if (sscanf(w, "submit=%lf", &a) == 1)

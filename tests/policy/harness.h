@@ -10,8 +10,8 @@
  *   pend ID KIND REQMIN[-REQMAX] [MIN PREF MAX] [key=value...]
  *
  * KIND is rigid | moldable | malleable | flexible. Keys: wall, start, last
- * (last change), period (sched_period), resizing, failed, mtct=AVG/TREND,
- * submit. `@ 0,1` books whole nodes 0 and 1; `@ 0:2,1:1` books slots. A
+ * (last change), period (sched_period), resizing, to (resize_to: where the
+ * resize in progress goes), failed, mtct=AVG/TREND, submit. `@ 0,1` books whole nodes 0 and 1; `@ 0:2,1:1` books slots. A
  * running job's request defaults to its size.
  *
  * Actions are compared as text: "start J N", "start J N dep=K",

@@ -23,7 +23,7 @@ static void create_every_listed_name(void **state)
     assert_non_null(p);
     morph_policy_destroy(p);
   }
-  assert_int_equal(n, 11);
+  assert_int_equal(n, 17);
 }
 
 static void create_composed_name(void **state)
@@ -84,12 +84,19 @@ static void params_set_by_key(void **state)
   assert_int_equal(p.sizes, MORPH_POLICY_SIZES_POW2);
   assert_int_equal(morph_policy_params_set(&p, "max_failed_resizes", "5"), MORPH_OK);
   assert_int_equal(p.max_failed_resizes, 5);
+  assert_int_equal(morph_policy_params_set(&p, "step_period", "30"), MORPH_OK);
+  assert_true(p.step_period == 30);
+  assert_int_equal(morph_policy_params_set(&p, "step_units", "4"), MORPH_OK);
+  assert_int_equal(p.step_units, 4);
   before = p;
   assert_int_equal(morph_policy_params_set(&p, "no_such_key", "1"), MORPH_EINVAL);
   assert_int_equal(morph_policy_params_set(&p, "mtct_upper", "abc"), MORPH_EINVAL);
   assert_int_equal(morph_policy_params_set(&p, "mtct_upper", "-1"), MORPH_EINVAL);
   assert_int_equal(morph_policy_params_set(&p, "max_failed_resizes", "1.5"), MORPH_EINVAL);
   assert_int_equal(morph_policy_params_set(&p, "sizes", "odd"), MORPH_EINVAL);
+  assert_int_equal(morph_policy_params_set(&p, "step_units", "0"), MORPH_EINVAL);
+  assert_int_equal(morph_policy_params_set(&p, "step_units", "1.5"), MORPH_EINVAL);
+  assert_int_equal(morph_policy_params_set(&p, "step_period", "-1"), MORPH_EINVAL);
   assert_int_equal(morph_policy_params_set(NULL, "sizes", "any"), MORPH_EINVAL);
   assert_memory_equal(&p, &before, sizeof(p));
 }
@@ -102,12 +109,12 @@ static void names_truncate_safely(void **state)
   assert_true(full > 40);
   assert_int_equal(morph_policy_names(small, sizeof(small)), full);
   assert_int_equal(strlen(small), 7);
-  assert_int_equal(morph_policy_count(), 5);
+  assert_int_equal(morph_policy_count(), 7);
   for (int i = 0; i < morph_policy_count(); i++) {
     assert_non_null(morph_policy_table_name(i));
     assert_non_null(morph_policy_table_description(i));
   }
-  assert_null(morph_policy_table_name(5));
+  assert_null(morph_policy_table_name(7));
   assert_null(morph_policy_table_description(-1));
 }
 
