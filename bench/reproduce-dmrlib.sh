@@ -3,8 +3,12 @@
 # B) with morph-sim and writes docs/reproduction-dmrlib.md and the plots
 # docs/img/sim-*.{png,svg}. Ends with
 #   RESULT rigid_completion_speedup=... moldable_completion_speedup=...
-#          flexible_energy_vs_fixed=...
-# (1,000-job workloads, 128 nodes, jobs of at most 32 nodes).
+#          flexible_energy_vs_fixed=... best_policy=... best_vs_dmr_completion=...
+#          best_rigid_completion_speedup=... stepping_cpu_hours=...
+# (1,000-job workloads, 128 nodes, jobs of at most 32 nodes; the first three
+# with Algorithm 2, `dmr`; best_*: the fastest engine policy on the rigid
+# submitted malleable workload, workload time of dmr over its own).
+# It also replays paper 002 Table 5.4 (stepping scheduler, one job).
 # MORPH_BUILD: build folder with bin/morph-sim (built here when missing).
 # --quick: sizes 100 and 1000 only.
 set -euo pipefail
@@ -19,7 +23,9 @@ sizes="100 250 500 1000 2000"
 [ "${1:-}" = "--quick" ] && sizes="100 1000"
 NODES=128 IA=2 SEED=1
 ALG2="dmr"                         # Algorithm 2, FCFS starts, DMRlib sizes
-TUNED="dmr+easy -P sizes=any"      # best engine policy found below
+TUNED="rdmr+easy -P sizes=any"     # flexible: reservation-aware DMR, any size
+# Candidates for the rigid-submitted malleable workload (label:policy).
+RIGID_POLICIES="dmr+easy:dmr+easy rdmr:rdmr rdmr+easy:rdmr+easy"
 doc=$root/docs/reproduction-dmrlib.md
 img=$root/docs/img
 work=$(mktemp -d)
@@ -43,7 +49,10 @@ for n in $sizes; do
     run "$k" "$n" "$k" -p $ALG2
   done
   run fixed-easy "$n" fixed -p easy
-  run malleable-tuned "$n" malleable -p dmr+easy -P sizes=pow2
+  for lp in $RIGID_POLICIES; do
+    run "malleable-${lp%%:*}" "$n" malleable -p "${lp#*:}"
+  done
+  run flexible-dmr-any "$n" flexible -p dmr+easy -P sizes=any
   run flexible-tuned "$n" flexible -p $TUNED
 done
 echo "reproduce-dmrlib: Table 7" >&2
@@ -60,6 +69,30 @@ for k in moldable flexible; do
   "$sim" --generate 1000 --kind $k --seed $SEED --interarrival $IA -n $NODES -p $ALG2 \
     --bin 100 -o "$work" --name "fig5-$k" -q || true
 done
+
+echo "reproduce-dmrlib: paper 002 Table 5.4" >&2
+# Paper 002 section 5.4.4: one tsunami run on 32 nodes, static on all 32
+# against Elastic MPI from 1 node with a stepping scheduler (every 60 s).
+# The time curve is an Amdahl fit (t1, serial) of the two run times, with
+# the step (STEP nodes) that the elastic run's CPU hours imply; see the doc.
+STEP=7 T1=806.8 SERIAL=0.2275
+t54() {
+  cat >"$work/t54-$1.json" <<JSON
+{"format": "morph-workload", "version": 1, "name": "t54-$1", "nodes": 32, "jobs": [
+ {"submit": 0, "kind": "$1", "app": "tsunami", "request": $2, "min": 1, "pref": 1, "max": 32,
+  "model": {"type": "amdahl", "t1": $T1, "serial": $SERIAL, "iterations": 100,
+            "data_bytes": 1e8, "inhibit": 0}}]}
+JSON
+  "$sim" "$work/t54-$1.json" -n 32 -p stepping -P sizes=any -P step_units=$STEP \
+    -P step_period=60 -i 1 --csv
+}
+t54 fixed 32 >"$work/t54.csv"
+t54 malleable 1 >>"$work/t54.csv"
+# t54v KIND time|cpuh: run time, or CPU hours (16 processes per node).
+t54v() {
+  awk -F, -v k="$1" -v w="$2" '$3 == k { print (w == "time" ? $7 : \
+    sprintf("%.2f", $11 * 32 * $7 * 16 / 3600)) }' "$work/t54.csv"
+}
 
 # get LABEL SIZE COLUMN: a value from results.csv (columns: label, size,
 # then morph-sim's: name policy kind jobs completed skipped makespan_s
@@ -139,79 +172,114 @@ GP
 gnuplot "$work/plots.gp" || echo "reproduce-dmrlib: gnuplot failed; tables only" >&2
 
 # The analysis below quotes numbers of this run.
+# nsj LABEL: node-seconds per job at 1,000 jobs (allocation x 128 x time / jobs).
+nsj() { awk -v a="$(get "$1" 1000 alloc)" -v m="$(get "$1" 1000 makespan)" \
+  'BEGIN { printf "%d", a * 128 * m / 1000 }'; }
 notes() {
   cat <<MD
 
 ## Why the numbers differ
 
 The arithmetic behind every workload time is: time = jobs x node-seconds
-per job / (128 x allocation rate). For 1,000 jobs (run of this script's
-setting; \`morph sim ... -o DIR\` gives the per-job CSV):
+per job / (128 x allocation rate). For 1,000 jobs (\`morph sim ... -o DIR\`
+gives the per-job CSV):
 
-| kind | node-seconds per job | allocation | workload time |
+| kind, policy | node-seconds per job | allocation | workload time (s) |
 |---|---|---|---|
-| fixed | 3,875 | 88 % | 34,365 s |
-| malleable (rigid) | 3,083 | 98 % | 24,535 s |
-| pure moldable | 2,225 | 99 % | 17,576 s |
-| flexible | 1,128 | 98 % | 8,993 s |
+| fixed, FCFS | $(nsj fixed) | $(alloc fixed) % | $(get fixed 1000 makespan) |
+| fixed, EASY | $(nsj fixed-easy) | $(alloc fixed-easy) % | $(get fixed-easy 1000 makespan) |
+| malleable (rigid), Algorithm 2 | $(nsj malleable) | $(alloc malleable) % | $(get malleable 1000 makespan) |
+| malleable (rigid), $best | $(nsj malleable-$best) | $(alloc malleable-$best) % | $(get malleable-$best 1000 makespan) |
+| pure moldable | $(nsj moldable) | $(alloc moldable) % | $(get moldable 1000 makespan) |
+| flexible, Algorithm 2 | $(nsj flexible) | $(alloc flexible) % | $(get flexible 1000 makespan) |
+| flexible, $TUNED | $(nsj flexible-tuned) | $(alloc flexible-tuned) % | $(get flexible-tuned 1000 makespan) |
 
-- **Flexible agrees** (26 % of the fixed time against 25.15 %; energy 28 %
-  against about 20 %): jobs start at their lower limit and Algorithm 2 keeps
-  them near the preferred size, where the gain-difference heuristic put the
-  efficient configurations.
-- **Rigid-submitted malleable jobs gain much less here** (71 % of the fixed
-  time against 36 %; completion speed-up 1.41 against 3.25). Each job asks
-  for 32 nodes (12 for HPG-aligner) and can start only when 32 nodes are
-  free at once. Algorithm 2 shrinks *one* running job for a pending one, and
-  never below its preferred size: CG frees 16 nodes, Jacobi 28, N-body 31,
-  HPG-aligner 6. On a full cluster a 32-node start therefore needs a job to
-  end first; the run did 737 shrinks and 177 expansions for 1,000 starts, and
-  jobs still spent most of their node-time near 32 nodes (3,083 node-seconds
-  per job, 80 % of fixed; average execution time 182 s against 176 s fixed,
-  where the paper saw execution times grow markedly). To reach the paper's
-  36 %, jobs would have to average about 1,350 node-seconds, the flexible
-  level: in Slurm the nodes released by a shrink are held for the boosted
-  pending job while other jobs shrink too, which amounts to several shrinks
-  per start. The engine's reading of Algorithm 2 (one shrink per start, free
-  nodes re-expand running jobs at once) does not do that; see "Beating
-  Algorithm 2" for the change we propose.
-- **Pure moldable gains less** (51 % against about 36 %): our moldable start
-  gives a job every free node up to 32, and free nodes appear mostly when a
-  32-node job ends, so pure moldable jobs start at 11.6 nodes on average and
-  execution grows only 13 %. The paper's pure moldable jobs started smaller
-  (it stresses the execution-time growth, Fig. 8b), which runs N-body and
-  HPG-aligner at far better efficiency.
-- **Fixed allocation is 88 % with FCFS** against 96.37 %: Slurm used
+- **Flexible agrees** ($(share flexible) % of the fixed time against
+  25.15 %; energy $(pct "$(get flexible 1000 energy)" "$(get fixed 1000 energy)") % against about 20 %): jobs start small and
+  Algorithm 2 keeps them near the preferred size, where the gain-difference
+  heuristic put the efficient configurations.
+- **Rigid-submitted malleable jobs, Algorithm 2** ($(share malleable) % of the
+  fixed time against 36.12 %; completion speed-up $rigid against 3.25). Each
+  job asks for 32 nodes (12 for HPG-aligner) and starts only when 32 nodes
+  are free at once. Algorithm 2 as the paper states it shrinks *one* running
+  job for a pending job ("by shrinking a running job ... an additional job
+  could be initiated"), never below its preferred size, and expands any job
+  whenever nodes are free (lines 8, 9, 11) — also while a 32-node job waits,
+  so the nodes an ending job leaves go back to running jobs instead of
+  accumulating for the head. Jobs keep most of their node-time near 32 nodes
+  ($(nsj malleable) node-seconds per job against $(nsj fixed) fixed).
+- **The same jobs under rdmr** ($(share malleable-rdmr) % of the fixed time,
+  completion speed-up $(ratio "$fixed_c" "$(get malleable-rdmr 1000 completion)")): several jobs shrink to their preferred
+  size for the waiting head, and free nodes are kept for it, so a job's
+  node-time falls to $(nsj malleable-rdmr) node-seconds, close to the paper's 36 %. A
+  plausible way the paper's Slurm got there, which the paper does not
+  describe: the boosted pending job holds the released nodes (highest
+  priority), and under sched/backfill an expansion (in Slurm, a job
+  submitted for the extra nodes) cannot take nodes reserved for a job of
+  higher priority. We cannot check this against the paper; \`rdmr\` makes
+  both explicit. The remaining gap: allocation drops to
+  $(alloc malleable-rdmr) % (nodes held while shrinks complete or jobs end), and energy is
+  $(pct "$(get malleable-rdmr 1000 energy)" "$(get fixed 1000 energy)") % of fixed against about 30 %.
+- **Pure moldable gains less** ($(share moldable) % against about 36 %): our
+  moldable start gives a job every free node up to 32, and free nodes appear
+  mostly when a 32-node job ends, so pure moldable jobs start large and run
+  near their efficient size less often than the paper's (it stresses the
+  execution-time growth, Fig. 8b).
+- **Fixed allocation is $(alloc fixed) % with FCFS** against 96.37 %: Slurm used
   sched/backfill. With EASY backfilling (exact run-time estimates) the fixed
-  workload reaches 94.2 % and takes 6 % less time; the ratios above would
-  shrink by that much with EASY as the baseline.
+  workload reaches $(alloc fixed-easy) % and takes $(pct "$(get fixed-easy 1000 makespan)" "$(get fixed 1000 makespan)") % of the FCFS time.
 - **Absolute times are a calibration**: paper 000 gives the gain differences
   (Fig. 3) and limits (Table 5), not the execution times; docs/sim.md derives
-  the curves and the one-node times, which set how much a 32-node fixed job
-  wastes (N-body: 32 x 187.5 = 6,000 node-seconds against 250 at its
-  preferred size of 1). Paper 000's energy figures follow its workload times
-  closely (energy is mostly loaded time), and so do ours.
+  the curves and the one-node times. Energy follows workload time closely
+  (energy is mostly loaded time), in the paper and here.
+
+## Algorithm 2 as implemented (\`dmr\`), checked against the text
+
+Re-reading section 5.1: "the policy checks if by shrinking a running job
+(but never with fewer processes than preferred) and deallocating part of its
+resources (line 6), an additional job could be initiated. When this action
+is scheduled for the first job, the additional one, responsible for the
+shrinking, is assigned the highest priority to run." One running job is
+shrunk per pending job, only above its preferred size, and the pending job
+gets the released nodes first. \`dmr\` does exactly that (START depending on
+the SHRINK) and is left unchanged. What the text leaves to Slurm is (a)
+start order: sched/backfill, so \`dmr+easy\` is the closer model of the
+paper's scheduler than \`dmr\` (FCFS); on these workloads it changes little
+($(get malleable-dmr+easy 1000 makespan) s against $(get malleable 1000 makespan) s), because backfill cannot make a
+32-node job start; and (b) that nodes held for the boosted job are not
+expanded into, which \`rdmr\` adds.
 
 ## Beating Algorithm 2
 
-With the engine's existing knobs, \`$TUNED\` (EASY starts, any resize
-size instead of multiples/divisors) completes the flexible workloads 6-10 %
-faster than Algorithm 2 at every size (6-11 %, table above); for rigid
-submissions no engine variant helps consistently (\`dmr+easy -P
-sizes=pow2\`: 9 % faster at 250 jobs, 13 % slower at 100).
-EASY backfilling alone on rigid fixed jobs recovers 6 % (allocation 88 % ->
-94 %), far from what malleability gives with moldable submission (a 3.8x
-shorter workload with Algorithm 2, 4.2x with the tuned policy).
+\`$best\` completes the rigid-submitted malleable 1,000-job workload
+$best_vs x faster than Algorithm 2 (table above for every size) and
+$(ratio "$(get fixed-easy 1000 makespan)" "$(get malleable-$best 1000 makespan)") x faster than EASY backfilling of the same jobs submitted fixed;
+its average completion time is $best_rigid x shorter than the fixed
+workload's (paper: about 3.25). For flexible jobs, where Algorithm 2 is
+already close to the paper, \`$TUNED\` takes
+$(pct "$(get flexible-tuned 1000 makespan)" "$(get flexible 1000 makespan)") % of Algorithm 2's time at 1,000 jobs (\`dmr+easy -P sizes=any\`:
+$(pct "$(get flexible-dmr-any 1000 makespan)" "$(get flexible 1000 makespan)") %): the gain there comes from EASY starts and any resize size,
+hardly from reservations, as flexible jobs already start small.
 
-The larger gain needs a policy change in the engine (not made here, the
-engine belongs to src/policy): *reservation-aware DMR*, (1) when the pending
-head job cannot start, shrink several running jobs above their preferred
-size until it can, booking the released nodes for it (the paper's "highest
-priority"), and (2) expand running jobs only with nodes that no pending job
-can use within the next decision. On the numbers above this moves
-rigid-submitted malleable workloads toward the flexible node-time per job
-(1,128 instead of 3,083 node-seconds), that is from 71 % toward 30 % of the
-fixed time.
+## Paper 002 Table 5.4: stepping scheduler
+
+One tsunami simulation (sam(oa)², growing grid) on 32 nodes of 16
+processes: static on all 32 nodes, or Elastic MPI from 1 node with a
+scheduler that adds nodes every 60 s (\`stepping\`, \`-P step_units=$STEP -P
+step_period=60\`). The simulator has no growing workload, so the job's
+curve is an Amdahl fit of the paper's two run times (t1 = $T1 s, serial
+fraction $SERIAL) and the step of $STEP nodes is what the elastic run's CPU
+hours imply (average 13.2 nodes over 270 s: 1, 8, 15, 22, 29 nodes). The
+fit makes the run times agree by construction, and the step comes from the
+CPU hours, so the agreement below checks the simulated timing of the steps
+(wake-ups every 60 s after the last change, resizes at iteration ends, their
+costs), not an independent prediction. The paper's static figure is itself
+512 processes x 200 s; 203 s gives 28.87 hours:
+
+| run | paper time (s) | sim time (s) | paper CPU hours | sim CPU hours |
+|---|---|---|---|---|
+| static MPI, 32 nodes | 203 | $(t54v fixed time) | 28.48 | $(t54v fixed cpuh) |
+| Elastic MPI, stepping | 270 | $(t54v malleable time) | 15.89 | $(t54v malleable cpuh) |
 MD
 }
 
@@ -221,6 +289,15 @@ fixed_c=$(get fixed $big completion)
 rigid=$(ratio "$fixed_c" "$(get malleable $big completion)")
 mold=$(ratio "$(get moldable $big completion)" "$(get flexible $big completion)")
 fe=$(ratio "$(get flexible $big energy)" "$(get fixed $big energy)")
+best="" best_m=""
+for lp in $RIGID_POLICIES; do
+  l=${lp%%:*} m=$(get "malleable-${lp%%:*}" $big makespan)
+  if [ -z "$best_m" ] || awk -v a="$m" -v b="$best_m" 'BEGIN { exit !(a < b) }'; then
+    best=$l best_m=$m
+  fi
+done
+best_vs=$(ratio "$(get malleable $big makespan)" "$best_m")
+best_rigid=$(ratio "$fixed_c" "$(get "malleable-$best" $big completion)")
 fixed_m=$(get fixed $big makespan)
 share() { pct "$(get "$1" $big makespan)" "$fixed_m"; }
 alloc() { awk -v a="$(get "$1" $big alloc)" 'BEGIN { printf "%.2f", 100 * a }'; }
@@ -236,14 +313,18 @@ of docs/sim.md), Poisson arrivals with a mean gap of $IA s (seed $SEED: the
 takes: the stressed case), scheduler every 10 s and on every event, DMRlib
 inhibitors (10 s for CG and Jacobi), resizes at iteration ends with the cost
 model of docs/sim.md. Policy: the shared engine's \`dmr\` (Algorithm 2 with
-FCFS starts and DMRlib's multiple-or-divisor sizes); the same generated
-arrivals and applications for every kind. Energy: idle 100 W, loaded 340 W.
+FCFS starts and DMRlib's multiple-or-divisor sizes) unless a column says
+otherwise; \`rdmr\` is the reservation-aware DMR of docs/policy.md; the
+same generated arrivals and applications for every kind and policy.
+Energy: idle 100 W, loaded 340 W.
 
 ## Headline numbers (1,000 jobs)
 
 | metric | paper 000 | morph-sim |
 |---|---|---|
 | completion-time speed-up, rigid submission (malleable over fixed) | about 3.25 | $rigid |
+| the same with \`$best\` (reservation-aware DMR, this report's best) | about 3.25 | $best_rigid |
+| workload time, malleable rigid with \`$best\`, % of fixed | 36.12 % | $(share malleable-$best) % |
 | completion-time speed-up, moldable submission (flexible over pure moldable) | about 1.5 | $mold |
 | workload time, malleable rigid, % of fixed (Table 7 "All") | 36.12 % | $(share malleable) % |
 | workload time, flexible, % of fixed (Table 7) | 25.15 % | $(share flexible) % |
@@ -299,16 +380,39 @@ MD
 Paper: rigid 75 % malleable 53.77 %, only N-body 56.39 %, all 36.12 %;
 moldable only CG 25.51 %, all 25.15 %; fixed allocation 96.37 %.
 
-## Policies: Algorithm 2, a tuned engine policy, EASY backfilling
+## Policies side by side: Algorithm 2, rdmr, EASY backfilling
 
-Workload time in seconds (lower is better), same workloads:
+Workload time in seconds (lower is better), same workloads. Rigid
+submission (every job asks for its maximum):
 
-| jobs | fixed, FCFS | fixed, EASY | malleable, Algorithm 2 | malleable, dmr+easy pow2 | flexible, Algorithm 2 | flexible, $TUNED |
-|---|---|---|---|---|---|---|
+| jobs | fixed, FCFS | fixed, EASY | malleable, Algorithm 2 (\`dmr\`) | malleable, \`dmr+easy\` | malleable, \`rdmr\` | malleable, \`rdmr+easy\` | best vs Algorithm 2 |
+|---|---|---|---|---|---|---|---|
 MD
   for n in $sizes; do
-    echo "| $n | $(get fixed $n makespan) | $(get fixed-easy $n makespan) | $(get malleable $n makespan) | $(get malleable-tuned $n makespan) | $(get flexible $n makespan) | $(get flexible-tuned $n makespan) |"
+    echo "| $n | $(get fixed $n makespan) | $(get fixed-easy $n makespan) | $(get malleable $n makespan) | $(get malleable-dmr+easy $n makespan) | $(get malleable-rdmr $n makespan) | $(get malleable-rdmr+easy $n makespan) | $(ratio "$(get malleable $n makespan)" "$(get malleable-$best $n makespan)") x |"
+  done
+  cat <<MD
+
+Average completion-time speed-up over fixed (FCFS; Fig. 4's rigid line;
+paper about 3.25):
+
+| jobs | Algorithm 2 | \`rdmr\` | \`rdmr+easy\` | fixed EASY |
+|---|---|---|---|---|
+MD
+  for n in $sizes; do
+    fc=$(get fixed $n completion)
+    echo "| $n | $(ratio "$fc" "$(get malleable $n completion)") | $(ratio "$fc" "$(get malleable-rdmr $n completion)") | $(ratio "$fc" "$(get malleable-rdmr+easy $n completion)") | $(ratio "$fc" "$(get fixed-easy $n completion)") |"
+  done
+  cat <<MD
+
+Moldable submission:
+
+| jobs | pure moldable | flexible, Algorithm 2 | flexible, \`dmr+easy -P sizes=any\` | flexible, \`$TUNED\` |
+|---|---|---|---|---|
+MD
+  for n in $sizes; do
+    echo "| $n | $(get moldable $n makespan) | $(get flexible $n makespan) | $(get flexible-dmr-any $n makespan) | $(get flexible-tuned $n makespan) |"
   done
   notes
 } >"$doc"
-echo "RESULT rigid_completion_speedup=$rigid moldable_completion_speedup=$mold flexible_energy_vs_fixed=$fe"
+echo "RESULT rigid_completion_speedup=$rigid moldable_completion_speedup=$mold flexible_energy_vs_fixed=$fe best_policy=$best best_vs_dmr_completion=$best_vs best_rigid_completion_speedup=$best_rigid stepping_cpu_hours=$(t54v malleable cpuh)"

@@ -189,13 +189,18 @@ static int apply(morph_sim *sim)
 }
 
 /* Earliest time an inhibited malleable job may be resized again: a tick
- * before it, with nothing changed, would decide the same as the last one. */
+ * before it, with nothing changed, would decide the same as the last one.
+ * The stepping policy also acts when a job's step period has passed. */
 static double next_wake(const morph_sim *sim)
 {
   double wake = INFINITY;
+  int stepping = strncmp(sim->policy_name, "stepping", 8) == 0;
   for (size_t i = 0; i < sim->nrun; i++) {
     const morph__sjob *j = &sim->jobs[sim->running[i]];
     double t = j->last_change + j->w->model.inhibit_s;
+    double step = j->last_change + sim->cfg.params.step_period;
+    if (stepping && step > t)
+      t = step;
     if (morph_job_kind_malleable(j->w->kind) && t > sim->now && t < wake)
       wake = t;
   }
