@@ -150,7 +150,8 @@ static int check(MPI_Comm comm, const app_args *a, double tol, const cg_vecs *v,
 }
 
 int main(int argc, char **argv) {
-  MPI_Init(&argc, &argv);
+  int thread_level; /* MULTIPLE gives morph's spawns a time limit */    /* morph */
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &thread_level);  /* morph */
   app_args a = {.size = 48, .iters = 500, .check = 1};
   double tol = 1e-12;
   const app_option extra[] = {{"tol", 'd', &tol, "stop at this relative residual (1e-12)"}, {0}};

@@ -98,7 +98,8 @@ static int check(MPI_Comm comm, const app_args *a, const double *results) {
 }
 
 int main(int argc, char **argv) {
-  MPI_Init(&argc, &argv);
+  int thread_level; /* MULTIPLE gives morph's spawns a time limit */    /* morph */
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &thread_level);  /* morph */
   app_args a = {.size = 400, .iters = 0, .check = 1};
   int64_t per_round = 20;
   const app_option extra[] = {

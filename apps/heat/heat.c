@@ -90,7 +90,8 @@ static int check(MPI_Comm comm, const app_args *a, const double *u, int64_t rows
 }
 
 int main(int argc, char **argv) {
-  MPI_Init(&argc, &argv);
+  int thread_level; /* MULTIPLE gives morph's spawns a time limit */    /* morph */
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &thread_level);  /* morph */
   app_args a = {.size = 128, .iters = 200, .check = 1};
   int rc = app_parse(argc, argv, "2-D heat diffusion with halo exchange (native morph API).", &a,
                      NULL);

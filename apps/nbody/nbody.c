@@ -164,7 +164,8 @@ static int init_particles(MPI_Comm comm, int64_t n, particle **p) {
 }
 
 int main(int argc, char **argv) {
-  MPI_Init(&argc, &argv);
+  int thread_level; /* MULTIPLE gives morph's spawns a time limit */    /* morph */
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &thread_level);  /* morph */
   app_args a = {.size = 500, .iters = 40, .check = 1};
   int rc = app_parse(argc, argv, "Direct-sum N-body (DMRlib front-end); --size is the number of "
                      "particles, --iters the number of steps.", &a, NULL);
