@@ -33,6 +33,7 @@ typedef struct sim {
   MPI_Datatype type; /* the paper's MPI_PARTICLE */
   particle *all;     /* every particle, gathered each step */
   int seen;          /* last reconfiguration reported */
+  int min, max, pref; /* malleability limits (max 0: none) */
 } sim;
 
 static MPI_Datatype particle_type(void) {
@@ -134,7 +135,7 @@ static int check(MPI_Comm comm, const particle *p, int size, sim *s) {
 
 /* The paper's N-body(particles, size, step): the main loop, from `first`. */
 static int nbody(particle *p, int size, int first, sim *s) {
-  DMR_Set_parameters(1, 0, 0);                                          /* morph */
+  DMR_Set_parameters(s->min, s->max, s->pref);                          /* morph */
   for (int i = first; i < s->a->iters; i++) {
     DMR_RECONFIG(nbody(p, size, i, s),                                  /* morph */
                  DMR_Send_expand_default(p, s->type, size),             /* morph */
@@ -167,13 +168,17 @@ int main(int argc, char **argv) {
   int thread_level; /* MULTIPLE gives morph's spawns a time limit */    /* morph */
   MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &thread_level);  /* morph */
   app_args a = {.size = 500, .iters = 40, .check = 1};
+  sim s = {&a, particle_type(), NULL, 0, 1, 0, 0};
+  const app_option extra[] = {{"min", 'i', &s.min, "DMR_Set_parameters: minimum processes (1)"},
+                              {"max", 'i', &s.max, "maximum processes (0: no limit)"},
+                              {"pref", 'i', &s.pref, "preferred processes (0: none)"}, {0}};
   int rc = app_parse(argc, argv, "Direct-sum N-body (DMRlib front-end); --size is the number of "
-                     "particles, --iters the number of steps.", &a, NULL);
+                     "particles, --iters the number of steps.", &a, extra);
   if (rc != 0 || a.size < 1 || a.size > 1 << 28) {
     MPI_Finalize();
     return rc > 0 ? 0 : 2;
   }
-  sim s = {&a, particle_type(), malloc(sizeof(particle) * (size_t)a.size), 0};
+  s.all = malloc(sizeof(particle) * (size_t)a.size);
   if (!s.all)
     MPI_Abort(MPI_COMM_WORLD, 2);
   app_try(NULL, DMR_Init(NULL), "DMR_Init");                            /* morph */

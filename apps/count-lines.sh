@@ -1,0 +1,28 @@
+#!/bin/sh
+# count-lines.sh [--markdown]: lines each example needed to become malleable.
+# A line counts when it ends with the comment "/* morph */": it was added,
+# or changed, for malleability only (replacing MPI_COMM_WORLD by the morph
+# communicator inside an existing line is not counted). Also prints each
+# application's non-blank, non-comment-only source lines for scale.
+cd "$(dirname "$0")" || exit 1
+md=0
+[ "$1" = "--markdown" ] && md=1
+if [ $md -eq 1 ]; then
+  echo "| application | front-end | malleability lines | source lines |"
+  echo "|---|---|---:|---:|"
+else
+  printf '%-8s %-8s %6s %6s\n' app api morph sloc
+fi
+for src in */*.c; do
+  case $src in common/*) continue ;; esac
+  app=${src%%/*}
+  api=native
+  grep -q 'morph/dmr.h' "$src" && api=DMRlib
+  marked=$(grep -c '/\* morph \*/[[:space:]]*$' "$src")
+  sloc=$(grep -cvE '^[[:space:]]*$|^[[:space:]]*(/?\*|//)' "$src")
+  if [ $md -eq 1 ]; then
+    echo "| $app | $api | $marked | $sloc |"
+  else
+    printf '%-8s %-8s %6s %6s\n' "$app" "$api" "$marked" "$sloc"
+  fi
+done
