@@ -24,11 +24,13 @@ endif()
 message(STATUS "morph: MPI flavours: ${MORPH_MPI_FLAVORS}")
 
 # morph_add_mpi_executable(NAME SOURCES... LIBS ...) builds NAME.<flavour>
-# for every flavour, linked with libmorph built for the same MPI.
+# for every flavour, linked with libmorph and libmorph-prof (MPI time, for
+# the policies) built for the same MPI.
 function(morph_add_mpi_executable name)
   cmake_parse_arguments(A "" "" "SOURCES;LIBS" ${ARGN})
   foreach(fl ${MORPH_MPI_FLAVORS})
     add_executable(${name}.${fl} ${A_SOURCES})
-    target_link_libraries(${name}.${fl} PRIVATE morph_${fl} morph::mpi_${fl} ${A_LIBS} m)
+    target_link_libraries(${name}.${fl} PRIVATE morph_prof_${fl} morph_${fl} morph::mpi_${fl}
+                                                ${A_LIBS} m)
   endforeach()
 endfunction()

@@ -11,7 +11,11 @@
 
 #include "common/clock.h"
 #include "common/log.h"
+#include "prof/mpitime.h"
 #include "runtime/ctx.h"
+
+/* Provided by libmorph-prof when the program links it; NULL otherwise. */
+#pragma weak morph_prof_mpi_seconds
 
 /* How long the job waits for the launcher's WELCOME. */
 #define WELCOME_TIMEOUT 5.0
@@ -142,6 +146,19 @@ int morph__client_poll(morph_ctx *ctx)
   return MORPH_OK;
 }
 
+/* Rank 0's MPI seconds per iteration since the last report; -1 unknown. */
+static double mpi_per_iteration(morph_ctx *ctx)
+{
+  if (!morph_prof_mpi_seconds)
+    return -1;
+  double total = morph_prof_mpi_seconds();
+  int64_t its = ctx->iteration - ctx->progress_iteration;
+  double per = its > 0 ? (total - ctx->progress_mpi) / (double)its : -1;
+  ctx->progress_mpi = total;
+  ctx->progress_iteration = ctx->iteration;
+  return per;
+}
+
 int morph__client_progress(morph_ctx *ctx)
 {
   double now = morph__now();
@@ -152,6 +169,7 @@ int morph__client_progress(morph_ctx *ctx)
   morph__msg_init(&m, MORPH__MSG_PROGRESS);
   m.iteration = ctx->iteration;
   m.iter_time = ctx->iter_time;
+  m.mpi_time = mpi_per_iteration(ctx);
   return send_or_lose(ctx, &m, "reporting progress");
 }
 

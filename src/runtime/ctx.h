@@ -57,6 +57,8 @@ struct morph_ctx {
   double last_point;    /* morph__now() at the last point, for iteration time */
   double iter_time;     /* smoothed seconds per iteration (rank 0) */
   double last_progress; /* when rank 0 last sent PROGRESS */
+  double progress_mpi;  /* MPI seconds at that report (libmorph-prof) */
+  int64_t progress_iteration; /* iteration at that report */
   int reconf_seq;       /* reconfigurations attempted so far */
   int live_ok;          /* dynamic processes usable (1) or not (0) */
   int thread_multiple;  /* MPI_THREAD_MULTIPLE available */

@@ -8,7 +8,7 @@
  *                [--fault joiner-hang|joiner-die|leaver-die]
  *
  * Faults, for the fault tests: joiners hang before joining (the spawn
- * times out), the first joiner dies inside the adaptation window, or rank 3
+ * times out), joiner rank 3 dies inside the adaptation window, or rank 3
  * of 4 dies while handing its data over.
  *
  * Exit 0 and "CHECK PASSED" if all data stayed correct; 1 otherwise.
@@ -207,7 +207,7 @@ int main(int argc, char **argv)
     return 1;
   }
   s.m = m;
-  if (parent != MPI_COMM_NULL && faulty(&s, "joiner-die") && morph_rank(m) == 2)
+  if (parent != MPI_COMM_NULL && faulty(&s, "joiner-die") && morph_rank(m) == 3)
     raise(SIGKILL);
   MPI_Datatype pt = particle_type();
   int rc = register_all(&s, m, pt);

@@ -1,0 +1,159 @@
+#!/bin/bash
+# Cases of the reconfiguration runtime, one per CTest test: cases.sh <case>.
+# Each runs resize-check (every registered datum verified at every
+# iteration) under the real `morph run` and the real MPI, then checks the
+# program's verdict, the launcher's report and that nothing is left behind.
+# Needs MORPH_RUN, BIN (the folder of resize-check.<flavour>).
+set -u
+CASE=$1
+T=$(mktemp -d /tmp/test-runtime-XXXXXX)
+cd "$T" || exit 1
+export MORPH_CHECKPOINT_DIR=$T
+JOB=rt-$$-$RANDOM
+
+cleanup() {
+  local pids
+  pids=$(grep -l "MORPH_JOB_ID=$JOB" /proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3)
+  [ -n "$pids" ] && kill -KILL $pids 2>/dev/null
+  rm -rf "$T"
+}
+trap cleanup EXIT
+
+fail() {
+  echo "FAIL ($CASE): $*"
+  echo "--- stdout"; tail -n 40 out 2>/dev/null
+  echo "--- stderr"; tail -n 40 err 2>/dev/null
+  [ -f r.csv ] && { echo "--- report"; cat r.csv; }
+  exit 1
+}
+
+# run FLAVOUR [morph run options...] -- [resize-check options...]
+run() {
+  local fl=$1 opts=()
+  shift
+  while [ $# -gt 0 ] && [ "$1" != -- ]; do opts+=("$1"); shift; done
+  shift
+  timeout 300 "$MORPH_RUN" --job-id "$JOB" --report r.csv "${opts[@]}" \
+    -- "$BIN/resize-check.$fl" "$@" >out 2>err
+  RC=$?
+}
+
+expect_rc() { [ "$RC" -eq "$1" ] || fail "exit status $RC, expected $1"; }
+expect_passed() { grep -q "CHECK PASSED.* size=$1 " out || fail "no 'CHECK PASSED ... size=$1'"; }
+expect_err() { grep -q -- "$1" err || fail "stderr lacks '$1'"; }
+# The report's rows as "old,new,mechanism,outcome", one per line.
+rows() { awk -F, 'NR > 1 { print $5 "," $6 "," $7 "," $9 }' r.csv; }
+expect_rows() {
+  local want
+  want=$(printf '%s\n' "$@")
+  [ "$(rows)" = "$want" ] || fail "report rows are
+$(rows)
+expected
+$want"
+}
+no_leftovers() {
+  sleep 0.5
+  local left
+  left=$(grep -l "MORPH_JOB_ID=$JOB" /proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3)
+  [ -z "$left" ] || fail "processes left behind: $left"
+  [ -z "$(ls "$T"/*.ckpt 2>/dev/null)" ] || fail "checkpoints left behind"
+}
+
+# A schedule through the sizes given, one change every 15 iterations.
+schedule_of() {
+  local it=15 s=""
+  for n in "$@"; do s="$s${s:+,}$n@it$it"; it=$((it + 15)); done
+  echo "$s"
+}
+
+sequence() { # FLAVOUR MECHANISM START SIZES...
+  local fl=$1 mech=$2 start=$3
+  shift 3
+  run "$fl" -n "$start" --mechanism "$mech" --schedule "$(schedule_of "$@")" \
+    -- -n $((15 * $# + 60)) -g 1001 -s 3
+  expect_rc 0
+  local prev=$start want=()
+  for n in "$@"; do want+=("$prev,$n,$mech,ok"); prev=$n; done
+  expect_rows "${want[@]}"
+  expect_passed "$prev"
+}
+
+case $CASE in
+live-sequence-ompi) sequence ompi live 3 5 2 7 1 4 ;;
+relaunch-sequence-ompi) sequence ompi relaunch 3 5 2 7 1 4 ;;
+relaunch-sequence-mpich) sequence mpich relaunch 3 5 2 7 1 4 ;;
+random-sequence-ompi)
+  # Twelve random sizes in 1..6 (seeded: the test is repeatable).
+  sizes=$(awk 'BEGIN { srand(42); p = 3; for (i = 0; i < 12; i++) {
+    do n = 1 + int(rand() * 6); while (n == p); printf "%d ", n; p = n } }')
+  sequence ompi live 3 $sizes ;;
+stress-cycles-ompi)
+  # 100 expand/shrink cycles 2 -> 3 -> 2, live, without a hang or error.
+  s=""
+  for i in $(seq 1 100); do s="$s${s:+,}3@it$((i * 20 - 10)),2@it$((i * 20))"; done
+  run ompi -n 2 --mechanism live --schedule "$s" -- -n 2010 -g 4099 -s 1
+  expect_rc 0
+  [ "$(rows | grep -c ',live,ok$')" -eq 200 ] || fail "not 200 successful live resizes"
+  expect_passed 2 ;;
+fault-spawn-fails-ompi)
+  # Two slots and no oversubscription: the spawn of two more fails.
+  echo "localhost slots=2" >hosts
+  MORPH_STEP_TIMEOUT=5 run ompi -n 2 --hostfile hosts --schedule "4@it10" -- -n 60 -s 5
+  expect_rc 0
+  [ "$(rows | cut -d, -f1,2)" = "2,2" ] || fail "the job did not stay at 2 processes"
+  expect_err "spawning 2 processes failed"
+  expect_passed 2 ;;
+fault-spawn-timeout-ompi)
+  MORPH_STEP_TIMEOUT=4 run ompi -n 2 --mpi-arg --enable-recovery --schedule "4@it10" \
+    -- -n 60 -s 5 --fault joiner-hang
+  expect_rc 0
+  expect_err "did not finish within the step time limit"
+  expect_passed 2 ;;
+fault-joiner-killed-ompi)
+  MORPH_STEP_TIMEOUT=4 run ompi -n 2 --mpi-arg --enable-recovery --schedule "4@it10,3@it40" \
+    -- -n 80 -s 5 --fault joiner-die
+  expect_rc 0
+  expect_err "stopped answering"
+  # Rolled back at 2; the next decision (no rank 3 joiner) still goes live:
+  # only a hung spawn makes a job give up the live mechanism.
+  expect_rows "2,2,live,MORPH_ETIMEDOUT" "2,3,live,ok"
+  expect_passed 3 ;;
+fault-leaver-killed-ompi)
+  # Rank 3 dies before handing its data over: its data is lost, so the job
+  # must stop with a clear error, not hang.
+  MORPH_STEP_TIMEOUT=3 run ompi -n 4 --mpi-arg --enable-recovery --schedule "2@it10" \
+    -- -n 60 -s 5 --fault leaver-die
+  grep -q "CHECK PASSED" out && fail "a job that lost data passed its check"
+  expect_err "died inside reconfiguration 1"
+  [ "$RC" -ne 124 ] || fail "the job hung" ;;
+bad-limits-ompi)
+  MORPH_MIN=4 MORPH_MAX=2 run ompi -n 2 -- -n 10
+  [ "$RC" -ne 0 ] || fail "min > max was accepted"
+  expect_err "min_procs 4 > max_procs 2" ;;
+bad-pref-ompi)
+  MORPH_MAX=4 MORPH_PREF=9 run ompi -n 2 -- -n 10
+  [ "$RC" -ne 0 ] || fail "pref > max was accepted"
+  expect_err "pref_procs 9 outside" ;;
+bad-size-ompi)
+  # The launcher does not know the job's own limit; the job refuses.
+  MORPH_MAX=3 run ompi -n 2 --schedule "5@it10,3@it20" -- -n 40 -s 2
+  expect_rc 0
+  expect_rows "2,2,auto,MORPH_ESIZE" "2,3,live,ok"
+  expect_passed 3 ;;
+bad-registration-ompi)
+  MORPH_STEP_TIMEOUT=5 run ompi -n 2 --mpi-arg --enable-recovery --schedule "3@it10" \
+    -- -n 40 -s 2 --mismatch
+  expect_rc 0
+  expect_err "registered different data"
+  expect_passed 2 ;;
+bad-socket-ompi)
+  # No launcher behind MORPH_SOCKET: a clear error within seconds.
+  MORPH_SOCKET=$T/none.sock MORPH_JOB_ID=$JOB timeout 60 mpirun.openmpi --oversubscribe \
+    -x MORPH_SOCKET -x MORPH_JOB_ID -n 2 "$BIN/resize-check.ompi" -n 10 >out 2>err
+  RC=$?
+  [ "$RC" -ne 0 ] && [ "$RC" -ne 124 ] || fail "exit status $RC"
+  expect_err "cannot connect to the launcher socket" ;;
+*) fail "unknown case" ;;
+esac
+no_leftovers
+echo "PASS ($CASE)"
