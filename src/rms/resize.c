@@ -132,7 +132,8 @@ void morph__resize_abort(morph__daemon *d, morph__job *job, int outcome, const c
     finish(d, job, outcome, job->size, why);
 }
 
-/* Carries out a waiting START whose shrink freed its slots. */
+/* Carries out a waiting START whose shrink freed its slots: the part not
+ * booked ahead must be free now; then the whole plan is booked as one. */
 static void start_waiter(morph__daemon *d, morph__job *job)
 {
   morph__alloc need;
@@ -140,25 +141,17 @@ static void start_waiter(morph__daemon *d, morph__job *job)
   int rc = morph__alloc_copy(&need, &job->plan);
   if (rc == MORPH_OK)
     rc = morph__alloc_sub(&need, &job->extra);
-  if (rc == MORPH_OK)
-    rc = morph__pool_book(&d->pool, &need);
-  morph__alloc_free(&need);
   int size = job->rz_to;
   morph__pool_release(&d->pool, &job->extra);
   morph__alloc_clear(&job->extra);
   job->state = MORPH__J_PENDING;
   job->rz_id = 0, job->rz_to = 0;
-  if (rc != MORPH_OK) {
-    morph__alloc_clear(&job->plan);
-    morph__job_save(d, job);
-    return;
-  }
-  /* Everything is booked now: hand the whole plan over as one booking. */
-  morph__pool_release(&d->pool, &job->plan);
   morph__alloc plan = job->plan;
   morph__alloc_init(&job->plan);
-  morph__sched_start(d, job, &plan, size);
+  if (rc != MORPH_OK || morph__sched_start(d, job, &plan, size) != MORPH_OK)
+    morph__job_save(d, job);
   morph__alloc_free(&plan);
+  morph__alloc_free(&need);
 }
 
 void morph__resize_release_waiters(morph__daemon *d, int rz_id, int shrink_ok)
