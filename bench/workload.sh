@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# Measured comparison, fixed versus flexible, for real (docs/workload-comparison.md).
+#
+# The same 24 jobs of the example applications run twice on morphd with the
+# same pool (6 oversubscribed slots on this machine) and policy (dmr+easy):
+#   fixed    every job rigid at its request (paper 000 Table 6: "fixed")
+#   flexible every job moldable (MIN-REQUEST) and malleable within
+#            [min, max] around its preferred size (paper 000: "flexible")
+# and the script ends with
+#   RESULT flexible_vs_fixed_completion=<makespan fixed / flexible>
+#          flexible_vs_fixed_wait=<average wait fixed / flexible> ...
+# (ratios > 1: flexible is better). Options: --quick (12 jobs), --slots N,
+# --out DIR (CSV, plots, workload files; default a temporary folder).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${MORPH_BUILD:-$root/build}
+slots=6 njobs=24 out=
+while [ $# -gt 0 ]; do
+  case $1 in
+    --quick) njobs=12; shift ;;
+    --slots) slots=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    *) echo "workload.sh: unknown option $1" >&2; exit 2 ;;
+  esac
+done
+cmake -S "$root" -B "$build" > /dev/null
+cmake --build "$build" -j "$(nproc)" > /dev/null
+bin=$build/bin
+[ "$(id -u)" = 0 ] && export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+out=${out:-$(mktemp -d /tmp/morph-bench.XXXXXX)}
+mkdir -p "$out"
+
+# app, rigid request, min, pref, max, arguments. Iterations sleep
+# --delay-ms (oversubscribed slots share 2 cores); farm's tasks spread over
+# its workers, so farm runs faster when it grows, the others do not.
+apps=(
+  "farm|3|2|3|5|--size 150 --delay-ms 100"
+  "jacobi|2|1|2|4|--iters 300 --delay-ms 50"
+  "farm|2|2|2|4|--size 100 --delay-ms 100"
+  "heat|2|1|2|3|--iters 300 --delay-ms 50"
+  "cg|2|1|2|3|--delay-ms 150"
+  "nbody|2|1|2|3|--size 64 --iters 250 --delay-ms 50"
+)
+
+# Writes the workload: kind fixed or flexible; submissions 4 s apart.
+write_workload() { # kind file
+  local kind=$1 file=$2 sep=
+  { echo "{\"name\": \"bench-$kind\", \"jobs\": ["
+    for i in $(seq 0 $((njobs - 1))); do
+      IFS='|' read -r app req min pref max args <<< "${apps[$((i % ${#apps[@]}))]}"
+      local request=$req
+      [ "$kind" = flexible ] && request="\"$min-$req\""
+      local a=\"${args// /\", \"}\"
+      echo "$sep {\"name\": \"$app-$i\", \"submit\": $((i * 4)), \"kind\": \"$kind\", \"app\": \"$app\","
+      echo "   \"request\": $request, \"min\": $min, \"pref\": $pref, \"max\": $max, \"args\": [$a]}"
+      sep=,
+    done
+    echo "]}"; } > "$file"
+}
+
+daemon_pid=
+stop_daemon() {
+  [ -n "$daemon_pid" ] || return 0
+  timeout 40 "$bin/morph" daemon -d "$1" --stop --kill-jobs > /dev/null 2>&1 || kill "$daemon_pid" 2>/dev/null || true
+  wait "$daemon_pid" 2>/dev/null || true
+  daemon_pid=
+}
+current=
+trap 'stop_daemon "$current"' EXIT
+trap 'exit 130' INT TERM
+
+run() { # kind
+  local kind=$1 dir=$out/$1
+  rm -rf "$dir"; mkdir -p "$dir"; current=$dir
+  write_workload "$kind" "$out/$kind.json"
+  "$bin/morph" daemon -d "$dir" --slots "$slots" --interval 2 > "$dir/morphd.log" 2>&1 &
+  daemon_pid=$!
+  for _ in $(seq 50); do [ -S "$dir/morphd.sock" ] && break; sleep 0.1; done
+  echo "== $kind: $njobs jobs on $slots slots"
+  "$bin/morph" workload run -d "$dir" --app-dir "$bin" --every 30 --timeout 1800 "$out/$kind.json"
+  stop_daemon "$dir"
+  "$bin/morph" report -d "$dir" -o "$out/report" --prefix "$kind" -q | sed 's/^/  /'
+  grep -h "^CHECK" "$dir"/jobs/*.out | cut -d' ' -f1-2 | sort | uniq -c | sed 's/^/  /'
+}
+
+value() { # kind key: from <kind>-summary.csv
+  awk -F, -v k="$2" '$1 == k { print $2 }' "$out/report/$1-summary.csv"
+}
+
+run fixed
+run flexible
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }'; }
+# Energy of the one node (idle 100 W, loaded 340 W, linear in loaded slots).
+joules() { awk -v m="$(value "$1" makespan_s)" -v b="$(value "$1" busy_slots_s)" -v n="$slots" \
+  'BEGIN { printf "%.0f", (100 * (n * m - b) + 340 * b) / n }'; }
+completion=$(ratio "$(value fixed makespan_s)" "$(value flexible makespan_s)")
+wait_r=$(ratio "$(value fixed avg_wait_s)" "$(value flexible avg_wait_s)")
+alloc=$(ratio "$(value flexible allocation_rate)" "$(value fixed allocation_rate)")
+jobcomp=$(ratio "$(value fixed avg_completion_s)" "$(value flexible avg_completion_s)")
+energy=$(ratio "$(joules flexible)" "$(joules fixed)")
+echo
+printf "%-22s %12s %12s\n" metric fixed flexible
+for k in completed makespan_s avg_wait_s avg_exec_s avg_completion_s throughput_jobs_per_s \
+         allocation_rate busy_slots_s resizes; do
+  printf "%-22s %12s %12s\n" "$k" "$(value fixed "$k")" "$(value flexible "$k")"
+done
+printf "%-22s %12s %12s\n" energy_j "$(joules fixed)" "$(joules flexible)"
+echo "files: $out"
+echo "RESULT flexible_vs_fixed_completion=$completion flexible_vs_fixed_wait=$wait_r flexible_vs_fixed_allocation=$alloc flexible_vs_fixed_job_completion=$jobcomp energy_flexible_over_fixed=$energy jobs=$njobs slots=$slots"

@@ -1,0 +1,203 @@
+#!/usr/bin/env bash
+# End-to-end and fault cases of morphd, one per ctest test:
+#   bash cases.sh <case>     (MORPH, QUERY, BIN set by CMake)
+# Each case runs a real morphd in its own temporary folder and stops it,
+# its jobs and their process groups on exit, whatever happens.
+set -euo pipefail
+: "${MORPH:?}" "${QUERY:?}" "${BIN:?}"
+T=$(mktemp -d /tmp/morphd-test.XXXXXX)
+D=$T/d
+daemon_pid=
+
+cleanup() {
+  if [ -n "$daemon_pid" ] && kill -0 "$daemon_pid" 2>/dev/null; then
+    timeout 30 "$MORPH" daemon -d "$D" --stop --kill-jobs > /dev/null 2>&1 || true
+    kill -9 "$daemon_pid" 2>/dev/null || true
+  fi
+  if [ -f "$D/journal.db" ]; then
+    for pid in $("$QUERY" "$D/journal.db" "SELECT pid FROM jobs WHERE pid > 0" 2>/dev/null); do
+      kill -9 -- "-$pid" 2>/dev/null || true
+    done
+  fi
+  [ -n "${KEEP:-}" ] || rm -rf "$T"
+}
+trap cleanup EXIT
+
+fail() {
+  echo "FAIL: $*"
+  [ -f "$T/morphd.log" ] && { echo "--- morphd log"; tail -40 "$T/morphd.log"; }
+  exit 1
+}
+
+start_daemon() {
+  "$MORPH" daemon -d "$D" "$@" >> "$T/morphd.log" 2>&1 &
+  daemon_pid=$!
+  for _ in $(seq 100); do
+    [ -S "$D/morphd.sock" ] && "$MORPH" status -d "$D" > /dev/null 2>&1 && return 0
+    sleep 0.1
+  done
+  fail "morphd did not start"
+}
+
+q() { "$QUERY" "$D/journal.db" "$1"; }
+
+# wait_for SECONDS SQL EXPECTED: polls the journal until SQL prints EXPECTED.
+wait_for() {
+  local until=$((SECONDS + $1))
+  while [ $SECONDS -lt "$until" ]; do
+    [ "$(q "$2" 2>/dev/null)" = "$3" ] && return 0
+    sleep 0.3
+  done
+  fail "timed out waiting for [$2] = $3 (got '$(q "$2" 2>/dev/null)')"
+}
+
+all_final() { wait_for "$1" "SELECT COUNT(*) FROM jobs WHERE state IN ('pending','starting','running')" 0; }
+submit() { "$MORPH" submit -d "$D" -q "$@"; }
+passed() { grep -q "^CHECK PASSED" "$D/jobs/$1.out" || fail "job $1 did not pass its check: $(cat "$D/jobs/$1.out" "$D/jobs/$1.err" | tail -5)"; }
+
+# Malleable job grows into free slots, shrinks for a rigid job (which starts
+# only after the shrink completed), both finish with correct results, and
+# morph report's numbers are the journal's.
+case_e2e_malleable_grow_shrink_report() {
+  start_daemon --slots 4 --interval 0.5
+  a=$(submit --min 1 --pref 1 --max 4 -n 1 -J grow "$BIN/jacobi.ompi" --iters 500 --delay-ms 40)
+  wait_for 60 "SELECT size FROM jobs WHERE id = $a" 4
+  b=$(submit -n 2 -J rigid "$BIN/jacobi.ompi" --iters 100 --delay-ms 40)
+  all_final 150
+  [ "$(q "SELECT state FROM jobs ORDER BY id" | tr '\n' ' ')" = "completed completed " ] || fail "states"
+  [ "$(q "SELECT COUNT(*) > 0 FROM resizes WHERE job = $a AND op = 'expand' AND state = 'done'")" = 1 ] || fail "no expansion"
+  [ "$(q "SELECT COUNT(*) > 0 FROM resizes WHERE job = $a AND op = 'shrink' AND state = 'done'")" = 1 ] || fail "no shrink"
+  [ "$(q "SELECT (SELECT start FROM jobs WHERE id = $b) >= (SELECT MIN(done) FROM resizes
+         WHERE job = $a AND op = 'shrink' AND state = 'done')")" = 1 ] || fail "rigid job started before the shrink completed"
+  passed "$a"; passed "$b"
+  "$MORPH" report -d "$D" -o "$T/rep" --no-plots > "$T/report.txt" || fail "report"
+  # jobs CSV: name,app,kind,state,submit,start,end,wait,exec,completion,first,last,max,resizes,...
+  q "SELECT id, start - submit, end - start, (SELECT COUNT(*) FROM resizes r WHERE r.job = jobs.id
+     AND r.op IN ('expand','shrink') AND r.state = 'done') FROM jobs ORDER BY id" | tr '|' ' ' > "$T/journal.txt"
+  tail -n +2 "$T/rep/morphd-jobs.csv" | awk -F, '{ split($1, n, ":"); print n[1], $8, $9, $14 }' > "$T/csv.txt"
+  paste -d' ' "$T/journal.txt" "$T/csv.txt" | awk '{
+      if ($1 != $5 || ($2 - $6) > 0.01 || ($6 - $2) > 0.01 || ($3 - $7) > 0.01 || ($7 - $3) > 0.01 || $4 != $8) bad = 1 }
+      END { exit bad }' || fail "report disagrees with the journal: $(paste "$T/journal.txt" "$T/csv.txt")"
+  grep -q "2 completed" "$T/report.txt" || fail "report totals: $(cat "$T/report.txt")"
+  echo "PASS: grew, shrank, correct results, report = journal"
+}
+
+# A malformed workload file: the error names the file, the line and the field.
+case_bad_workload_names_line_and_field() {
+  cat > "$T/w.json" << 'EOF2'
+{"jobs": [
+  {"submit": 0, "kind": "malleable", "app": "jacobi", "min": 1, "pref": 1, "max": 2},
+  {"submit": 5,
+   "kind": "elastic", "app": "cg", "min": 1, "pref": 1, "max": 2}
+]}
+EOF2
+  set +e
+  out=$("$MORPH" workload run -d "$T/none" "$T/w.json" 2>&1); rc=$?
+  set -e
+  [ $rc = 2 ] || fail "exit status $rc, expected 2: $out"
+  echo "$out" | grep -q "w.json:3: jobs\[1\].kind: unknown kind 'elastic'" || fail "message: $out"
+  echo "PASS: $out"
+}
+
+# A request no pool can ever hold is refused at once; the daemon goes on.
+case_impossible_request_rejected() {
+  start_daemon --slots 2 --interval 0.5
+  set +e
+  out=$("$MORPH" submit -d "$D" -n 5 "$BIN/jacobi.ompi" 2>&1); rc=$?
+  set -e
+  [ $rc = 1 ] || fail "exit status $rc: $out"
+  echo "$out" | grep -q "needs at least 5 slots; the pool has 2" || fail "message: $out"
+  [ "$(q "SELECT state FROM jobs WHERE id = 1")" = rejected ] || fail "not recorded as rejected"
+  b=$(submit -n 1-5 "$BIN/jacobi.ompi" --iters 20)
+  all_final 60
+  [ "$(q "SELECT state || ' ' || size FROM jobs WHERE id = $b")" = "completed 2" ] || fail "moldable job"
+  passed "$b"
+  echo "PASS: $out"
+}
+
+# Unknown job id, and no daemon at all: clear errors, exit status 1.
+case_unknown_job_id_and_unreachable_daemon() {
+  start_daemon --slots 2
+  set +e
+  out=$("$MORPH" cancel -d "$D" 999 2>&1); rc=$?
+  out2=$("$MORPH" status -d "$T/nowhere" 2>&1); rc2=$?
+  set -e
+  [ $rc = 1 ] && echo "$out" | grep -q "no job with id 999" || fail "cancel: $rc $out"
+  [ $rc2 = 1 ] && [ "$out2" = "morph: cannot reach morphd at $T/nowhere/morphd.sock: is it running? (morph daemon --help)" ] ||
+    fail "unreachable: $rc2 $out2"
+  echo "PASS: $out / $out2"
+}
+
+# A job that crashes is recorded as failed, its slots return, the next runs.
+case_job_crash_frees_slots() {
+  start_daemon --slots 2 --interval 0.5
+  a=$(submit -n 2 /bin/sh -c 'sleep 1; kill -SEGV $$')
+  b=$(submit -n 2 "$BIN/jacobi.ompi" --iters 20)
+  all_final 90
+  [ "$(q "SELECT state, exit_status != 0 FROM jobs WHERE id = $a")" = "failed|1" ] || fail "crash: $(q "SELECT * FROM jobs WHERE id = $a")"
+  [ "$(q "SELECT state FROM jobs WHERE id = $b")" = completed ] || fail "next job"
+  passed "$b"
+  "$MORPH" status -d "$D" | grep -q "2 slots (2 free)" || fail "slots not freed"
+  echo "PASS"
+}
+
+# A reconfiguration that fails leaves the job at its old size; the policy
+# stops after max_failed_resizes (3) failures instead of retrying forever.
+case_failed_resize_keeps_size_no_endless_retry() {
+  [ -x "$BIN/fake-job" ] || { echo "SKIP: no fake-job"; exit 77; }
+  start_daemon --slots 4 --interval 0.2
+  a=$(submit --min 1 --pref 2 --max 4 -n 2 "$BIN/fake-job" --state "$T/fj" --iters 60 --iter-ms 100 --refuse-size 4)
+  all_final 90
+  [ "$(q "SELECT COUNT(*) FROM resizes WHERE job = $a AND op = 'expand' AND state = 'failed'")" = 3 ] ||
+    fail "failed expansions: $(q "SELECT id, op, to_size, state, text FROM resizes WHERE job = $a")"
+  [ "$(q "SELECT COUNT(*) FROM resizes WHERE job = $a AND state = 'done' AND op != 'start'")" = 0 ] || fail "a resize succeeded"
+  [ "$(q "SELECT state || ' ' || size || ' ' || failed_resizes FROM jobs WHERE id = $a")" = "completed 2 3" ] ||
+    fail "job: $(q "SELECT state, size, failed_resizes FROM jobs WHERE id = $a")"
+  echo "PASS"
+}
+
+# morphd killed (SIGKILL) with a job running: the job goes on at its size;
+# a new morphd on the same folder reattaches it and records its end.
+case_killed_daemon_job_continues_and_reattaches() {
+  start_daemon --slots 4 --interval 0.5
+  a=$(submit --min 1 --pref 2 --max 2 -n 2 "$BIN/jacobi.ompi" --iters 400 --delay-ms 40)
+  wait_for 30 "SELECT state FROM jobs WHERE id = $a" running
+  sleep 3
+  pid=$(q "SELECT pid FROM jobs WHERE id = $a")
+  kill -9 "$daemon_pid"; wait "$daemon_pid" 2>/dev/null || true
+  sleep 4
+  kill -0 "$pid" 2>/dev/null || fail "the job died with morphd"
+  start_daemon --slots 4 --interval 0.5
+  wait_for 20 "SELECT COUNT(*) FROM events WHERE job = $a AND kind = 'reattach'" 1
+  b=$(submit -n 2 "$BIN/jacobi.ompi" --iters 20)
+  all_final 120
+  [ "$(q "SELECT COUNT(*), MIN(state), MIN(exit_status) FROM jobs WHERE id = $a")" = "1|completed|0" ] || fail "job record"
+  [ "$(q "SELECT state FROM jobs WHERE id = $b")" = completed ] || fail "job after restart"
+  passed "$a"; passed "$b"
+  echo "PASS"
+}
+
+# Many jobs and decisions every 0.1 s: starts waiting for shrinks, expansions
+# in flight and periodic decisions compete for slots; no slot is ever held
+# twice (the daemon checks its books after every decision) and every job
+# finishes correctly.
+case_racing_decisions_never_double_book() {
+  start_daemon --slots 4 --interval 0.1
+  for i in 1 2 3 4 5 6; do
+    submit --min 1 --pref 1 --max 3 -n 1 "$BIN/jacobi.ompi" --iters 120 --delay-ms 25 > /dev/null
+  done
+  submit -n 2 "$BIN/jacobi.ompi" --iters 60 --delay-ms 25 > /dev/null
+  for _ in $(seq 120); do
+    "$MORPH" status -d "$D" --json | awk '/"slots": [0-9]/ { s = $2 } /"used"/ { u = $2 }
+      END { if (u + 0 > s + 0) exit 1 }' || fail "more slots used than exist"
+    [ "$(q "SELECT COUNT(*) FROM jobs WHERE state IN ('pending','starting','running')")" = 0 ] && break
+    sleep 0.5
+  done
+  all_final 120
+  [ "$(q "SELECT COUNT(*) FROM events WHERE kind = 'invariant'")" = 0 ] || fail "double booking: $(q "SELECT text FROM events WHERE kind = 'invariant' LIMIT 3")"
+  [ "$(q "SELECT COUNT(*) FROM jobs WHERE state = 'completed'")" = 7 ] || fail "not all completed"
+  for id in $(q "SELECT id FROM jobs"); do passed "$id"; done
+  echo "PASS: $(q "SELECT COUNT(*) FROM resizes WHERE op != 'start'") resizes, no double booking"
+}
+
+"case_$1"

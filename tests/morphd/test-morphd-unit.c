@@ -1,0 +1,225 @@
+/*
+ * Unit tests of morphd's pool, allocations, journal and journal -> report,
+ * without a daemon. Each cmocka_unit_test is its own ctest test.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "morph/error.h"
+#include "rms/history.h"
+#include "rms/journal.h"
+#include "rms/pool.h"
+
+static void temp_dir(char *buf, size_t size)
+{
+  snprintf(buf, size, "/tmp/test-morphd-XXXXXX");
+  assert_non_null(mkdtemp(buf));
+}
+
+static void alloc_of(morph__alloc *a, const char *text)
+{
+  morph__alloc_init(a);
+  assert_int_equal(morph__alloc_parse(a, text), MORPH_OK);
+}
+
+static void pool_local_books_and_releases(void **state)
+{
+  (void)state;
+  morph__pool p;
+  morph__alloc a;
+  assert_int_equal(morph__pool_local(&p, 6), MORPH_OK);
+  alloc_of(&a, "0:4");
+  assert_int_equal(morph__pool_book(&p, &a), MORPH_OK);
+  assert_int_equal(morph__pool_free_slots(&p), 2);
+  morph__pool_release(&p, &a);
+  assert_int_equal(morph__pool_free_slots(&p), 6);
+  assert_int_equal(morph__pool_local(&p, 0), MORPH_EINVAL);
+  morph__alloc_free(&a);
+  morph__pool_free(&p);
+}
+
+/* Two decisions racing for the same slots: whichever books second is
+ * refused as a whole and the pool is unchanged. */
+static void pool_racing_bookings_never_double_book(void **state)
+{
+  (void)state;
+  morph__pool p;
+  char dir[64], path[128];
+  temp_dir(dir, sizeof dir);
+  snprintf(path, sizeof path, "%s/hosts", dir);
+  FILE *f = fopen(path, "w");
+  fputs("a slots=2\nb slots=2\n", f);
+  fclose(f);
+  assert_int_equal(morph__pool_hostfile(&p, path, path, sizeof path), MORPH_OK);
+  morph__alloc first, second;
+  alloc_of(&first, "0:2,1:1");
+  alloc_of(&second, "1:2");
+  assert_int_equal(morph__pool_book(&p, &first), MORPH_OK);
+  assert_int_equal(morph__pool_book(&p, &second), MORPH_EBUSY);
+  assert_int_equal(p.nodes[0].used, 2);
+  assert_int_equal(p.nodes[1].used, 1);
+  alloc_of(&second, "1:1");
+  assert_int_equal(morph__pool_book(&p, &second), MORPH_OK);
+  assert_int_equal(morph__pool_book(&p, &second), MORPH_EBUSY);
+  assert_int_equal(morph__pool_free_slots(&p), 0);
+  morph__alloc_free(&first);
+  morph__alloc_free(&second);
+  morph__pool_free(&p);
+}
+
+static void pool_hostfile_error_names_line(void **state)
+{
+  (void)state;
+  morph__pool p;
+  char dir[64], path[128], err[256];
+  temp_dir(dir, sizeof dir);
+  snprintf(path, sizeof path, "%s/hosts", dir);
+  FILE *f = fopen(path, "w");
+  fputs("# cluster\nn1 slots=4\nn2 slots=many\n", f);
+  fclose(f);
+  assert_int_equal(morph__pool_hostfile(&p, path, err, sizeof err), MORPH_EPARSE);
+  assert_non_null(strstr(err, ":3: slots="));
+  assert_int_equal(morph__pool_hostfile(&p, "/nonexistent/hosts", err, sizeof err), MORPH_EIO);
+}
+
+static void alloc_sub_keeps_first_piece_and_refuses_foreign(void **state)
+{
+  (void)state;
+  morph__alloc a, b;
+  char text[64];
+  alloc_of(&a, "3:2,1:2");
+  alloc_of(&b, "1:2");
+  assert_int_equal(morph__alloc_sub(&a, &b), MORPH_OK);
+  morph__alloc_format(&a, text, sizeof text);
+  assert_string_equal(text, "3:2");
+  alloc_of(&b, "2:1");
+  assert_int_equal(morph__alloc_sub(&a, &b), MORPH_EINVAL);
+  assert_int_equal(morph__alloc_total(&a), 2);
+  assert_int_equal(morph__alloc_parse(&b, "1:x"), MORPH_EPARSE);
+  morph__alloc_free(&a);
+  morph__alloc_free(&b);
+}
+
+static morph__job *sample_job(int64_t id)
+{
+  static morph__job j;
+  const char *argv[] = {"/bin/app", "--iters", "10"};
+  morph__job_init(&j);
+  j.id = id;
+  snprintf(j.name, sizeof j.name, "job%lld", (long long)id);
+  j.kind = MORPH_KIND_MALLEABLE;
+  j.req_min = j.req_max = 2, j.min = 1, j.pref = 2, j.max = 4;
+  morph__job_set_argv(&j, 3, argv);
+  j.cwd = strdup("/tmp"), j.out = strdup("/tmp/o"), j.err = strdup("/tmp/e");
+  j.state = MORPH__J_RUNNING;
+  j.submit = 100, j.start = 101, j.size = 3, j.pid = 4242;
+  morph__alloc_parse(&j.alloc, "0:3");
+  morph__alloc_parse(&j.extra, "0:1");
+  j.rz_id = 7, j.rz_op = MORPH__R_EXPAND, j.rz_to = 4;
+  return &j;
+}
+
+static int collect(void *ctx, morph__job *job)
+{
+  morph__job *out = ctx;
+  *out = *job;
+  return MORPH_OK;
+}
+
+/* Killing and restarting morphd loses no job record: what is saved reads
+ * back identical from a fresh handle. */
+static void journal_job_survives_reopen(void **state)
+{
+  (void)state;
+  char dir[64], path[128], err[256];
+  temp_dir(dir, sizeof dir);
+  snprintf(path, sizeof path, "%s/journal.db", dir);
+  morph__journal *j;
+  assert_int_equal(morph__journal_open(path, 0, &j, err, sizeof err), MORPH_OK);
+  morph__job *in = sample_job(5);
+  assert_int_equal(morph__journal_job_save(j, in), MORPH_OK);
+  morph__journal_close(j); /* no clean shutdown needed: each save commits */
+  assert_int_equal(morph__journal_open(path, 0, &j, err, sizeof err), MORPH_OK);
+  morph__job out;
+  morph__job_init(&out);
+  assert_int_equal(morph__journal_jobs_load(j, collect, &out), MORPH_OK);
+  assert_int_equal(out.id, 5);
+  assert_string_equal(out.argv[2], "10");
+  assert_int_equal(out.state, MORPH__J_RUNNING);
+  assert_int_equal(out.size, 3);
+  assert_int_equal(morph__alloc_total(&out.extra), 1);
+  assert_int_equal(out.rz_id, 7);
+  assert_int_equal(out.rz_op, MORPH__R_EXPAND);
+  assert_int_equal(out.pid, 4242);
+  int64_t max_job;
+  int max_resize;
+  assert_int_equal(morph__journal_resize_begin(j, 9, 5, MORPH__R_SHRINK, 3, 2, &in->alloc, -1, 1),
+                   MORPH_OK);
+  assert_int_equal(morph__journal_max_ids(j, &max_job, &max_resize), MORPH_OK);
+  assert_int_equal(max_job, 5);
+  assert_int_equal(max_resize, 9);
+  morph__job_clear(&out);
+  morph__job_clear(in);
+  morph__journal_close(j);
+}
+
+/* The report built from a journal has the journal's numbers. */
+static void history_report_agrees_with_journal(void **state)
+{
+  (void)state;
+  char dir[64], path[128], err[256];
+  temp_dir(dir, sizeof dir);
+  snprintf(path, sizeof path, "%s/journal.db", dir);
+  morph__journal *j;
+  assert_int_equal(morph__journal_open(path, 0, &j, err, sizeof err), MORPH_OK);
+  morph__journal_meta_set(j, "slots", "4");
+  morph__job *a = sample_job(1);
+  a->state = MORPH__J_COMPLETED, a->submit = 1000, a->start = 1002, a->end = 1012, a->size = 2;
+  assert_int_equal(morph__journal_job_save(j, a), MORPH_OK);
+  morph__journal_size(j, 1, 1002, 2);
+  morph__journal_size(j, 1, 1006, 4);
+  morph__journal_size(j, 1, 1012, 0);
+  morph__journal_resize_begin(j, 1, 1, MORPH__R_EXPAND, 2, 4, &a->alloc, -1, 1005);
+  morph__journal_resize_end(j, 1, 1006, MORPH_OK, 4, "");
+  morph__job_clear(a);
+  morph_report_config cfg;
+  morph_report_config_init(&cfg);
+  cfg.units = morph__history_units(j);
+  assert_int_equal(cfg.units, 4);
+  morph_report *rep;
+  assert_int_equal(morph_report_create(&cfg, &rep), MORPH_OK);
+  double t0;
+  assert_int_equal(morph__history_report(j, rep, &t0, err, sizeof err), MORPH_OK);
+  morph_report_totals t;
+  morph_report_totals_get(rep, &t);
+  assert_true(t0 == 1000);
+  assert_int_equal(t.completed, 1);
+  assert_true(t.all.wait > 1.999 && t.all.wait < 2.001);
+  assert_true(t.all.exec > 9.999 && t.all.exec < 10.001);
+  assert_true(t.busy_unit_s > 31.999 && t.busy_unit_s < 32.001); /* 2*4 + 4*6 */
+  assert_int_equal(t.resizes, 1);
+  morph_report_destroy(rep);
+  morph__journal_close(j);
+}
+
+int main(int argc, char **argv)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(pool_local_books_and_releases),
+    cmocka_unit_test(pool_racing_bookings_never_double_book),
+    cmocka_unit_test(pool_hostfile_error_names_line),
+    cmocka_unit_test(alloc_sub_keeps_first_piece_and_refuses_foreign),
+    cmocka_unit_test(journal_job_survives_reopen),
+    cmocka_unit_test(history_report_agrees_with_journal),
+  };
+  if (argc > 1)
+    cmocka_set_test_filter(argv[1]);
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
