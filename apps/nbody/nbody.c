@@ -33,7 +33,7 @@ typedef struct sim {
   MPI_Datatype type; /* the paper's MPI_PARTICLE */
   particle *all;     /* every particle, gathered each step */
   int seen;          /* last reconfiguration reported */
-  int min, max, pref; /* malleability limits (max 0: none) */
+  int min, max, pref; /* --min/--max/--pref (0: not given) */
 } sim;
 
 static MPI_Datatype particle_type(void) {
@@ -135,7 +135,8 @@ static int check(MPI_Comm comm, const particle *p, int size, sim *s) {
 
 /* The paper's N-body(particles, size, step): the main loop, from `first`. */
 static int nbody(particle *p, int size, int first, sim *s) {
-  DMR_Set_parameters(s->min, s->max, s->pref);                          /* morph */
+  if (s->min > 0) /* else keep the launcher's (MORPH_MIN...) */          /* morph */
+    DMR_Set_parameters(s->min, s->max, s->pref);                        /* morph */
   for (int i = first; i < s->a->iters; i++) {
     DMR_RECONFIG(nbody(p, size, i, s),                                  /* morph */
                  DMR_Send_expand_default(p, s->type, size),             /* morph */
@@ -168,8 +169,8 @@ int main(int argc, char **argv) {
   int thread_level; /* MULTIPLE gives morph's spawns a time limit */    /* morph */
   MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &thread_level);  /* morph */
   app_args a = {.size = 500, .iters = 40, .check = 1};
-  sim s = {&a, particle_type(), NULL, 0, 1, 0, 0};
-  const app_option extra[] = {{"min", 'i', &s.min, "DMR_Set_parameters: minimum processes (1)"},
+  sim s = {&a, particle_type(), NULL, 0, 0, 0, 0};
+  const app_option extra[] = {{"min", 'i', &s.min, "DMR_Set_parameters: minimum processes"},
                               {"max", 'i', &s.max, "maximum processes (0: no limit)"},
                               {"pref", 'i', &s.pref, "preferred processes (0: none)"}, {0}};
   int rc = app_parse(argc, argv, "Direct-sum N-body (DMRlib front-end); --size is the number of "
