@@ -58,9 +58,11 @@ void app_progress(const morph_ctx *m, int *seen);
  * over p processes (the rule of morph_data_block). */
 void app_block_counts(int64_t n, int p, int *counts, int *displs);
 
-/* First element and length of rank r's block of n elements over p. */
+/* First element and length of rank r's block of n elements over p, and
+ * the rank that owns element i. */
 int64_t app_block_first(int64_t n, int p, int r);
 int64_t app_block_len(int64_t n, int p, int r);
+int app_block_owner(int64_t n, int p, int64_t i);
 
 /* Gathers the local parts of a distributed array, in rank order, on rank 0
  * of comm. Returns a malloc'ed array of *total elements on rank 0, NULL on

@@ -12,6 +12,15 @@ int64_t app_block_len(int64_t n, int p, int r) {
   return app_block_first(n, p, r + 1) - app_block_first(n, p, r);
 }
 
+int app_block_owner(int64_t n, int p, int64_t i) {
+  int r = (int)(i * p / n); /* a guess, off by at most one */
+  while (r > 0 && app_block_first(n, p, r) > i)
+    r--;
+  while (r + 1 < p && app_block_first(n, p, r + 1) <= i)
+    r++;
+  return r;
+}
+
 void app_block_counts(int64_t n, int p, int *counts, int *displs) {
   for (int r = 0; r < p; r++) {
     counts[r] = (int)app_block_len(n, p, r);
