@@ -147,7 +147,10 @@ int morph_open(MPI_Comm comm, const morph_options *opts, morph_ctx **ctx);
  * exit status 0, which frees its slot at once. Every other process returns,
  * except after a spawn that hung inside Open MPI (reported when it
  * happened): a thread is then stuck in MPI for good, MPI_Finalize would
- * never return, and morph ends the process with the job's outcome.
+ * never return, and morph ends the process with the job's outcome. For the
+ * same reason, an MPI_Finalize that has not returned after 5 s (Open MPI
+ * 4.1 after a live shrink, intermittently) ends the process with the job's
+ * outcome; the outcome has been agreed and sent to the launcher before.
  */
 int morph_finalize(morph_ctx *ctx, int status);
 
@@ -192,8 +195,9 @@ int morph_set_inhibitors(morph_ctx *ctx, double period, int iterations);
  * global sizes in the same order, before their first morph_point(); the
  * first reconfiguration checks this and fails with MORPH_EMISMATCH (old size
  * kept) if they differ. Names are unique per context (MORPH_EEXIST).
- * `type` must be a committed datatype that stays valid while registered;
- * element sizes are taken from its extent.
+ * `type` must be a committed datatype; morph keeps its own copy, so the
+ * caller may free its handle after registering. Element sizes are taken
+ * from its extent.
  */
 
 /* Data every process holds a full copy of (the step counter, parameters,

@@ -3,10 +3,12 @@
  */
 #include "runtime/ctx.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common/clock.h"
@@ -158,11 +160,14 @@ static int validate_open(morph_ctx *ctx)
 
 static void release(morph_ctx *ctx)
 {
-  for (int i = 0; i < ctx->ndata; i++)
-    if (ctx->data[i].kind == MORPH__DATA_BLOCK || ctx->data[i].kind == MORPH__DATA_BLOCK_CYCLIC) {
-      free(*ctx->data[i].ubuf);
-      *ctx->data[i].ubuf = NULL;
+  for (int i = 0; i < ctx->ndata; i++) {
+    morph__data *d = &ctx->data[i];
+    if (d->kind == MORPH__DATA_BLOCK || d->kind == MORPH__DATA_BLOCK_CYCLIC) {
+      free(*d->ubuf);
+      *d->ubuf = NULL;
     }
+    MPI_Type_free(&d->type);
+  }
   free(ctx->data);
   morph__conn_close(&ctx->conn);
   if (ctx->comm != MPI_COMM_NULL)
@@ -210,6 +215,59 @@ int morph_open(MPI_Comm comm, const morph_options *opts, morph_ctx **out)
   return MORPH_OK;
 }
 
+/* Finalize of a healthy job takes well under a second here; one that
+ * takes this long is stuck (see finalize_guarded). */
+#define FINALIZE_TIMEOUT 5.0
+
+typedef struct watchdog {
+  pthread_mutex_t lock;
+  pthread_cond_t cond;
+  int done, status;
+} watchdog;
+
+static void *watch(void *arg)
+{
+  watchdog *w = arg;
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  ts.tv_sec += (time_t)FINALIZE_TIMEOUT;
+  pthread_mutex_lock(&w->lock);
+  while (!w->done && pthread_cond_timedwait(&w->cond, &w->lock, &ts) == 0)
+    ;
+  if (!w->done) {
+    morph__log(MORPH_LOG_INFO, "finalize", "MPI_Finalize did not return within %.0f s; ending "
+               "the process with the job's status %d", FINALIZE_TIMEOUT, w->status);
+    fflush(stdout);
+    fflush(stderr);
+    _exit(w->status);
+  }
+  pthread_mutex_unlock(&w->lock);
+  return NULL;
+}
+
+/*
+ * MPI_Finalize under a watchdog. After a live shrink, Open MPI 4.1's
+ * finalize disconnects from the process groups the leavers belonged to, and
+ * intermittently waits for them forever although they have exited (they
+ * cannot finalize, see morph_finalize). The job's outcome is agreed and
+ * reported by then, so a finalize that does not return in time ends the
+ * process with that outcome instead of holding the slot.
+ */
+static void finalize_guarded(int status)
+{
+  watchdog w = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, status};
+  pthread_t t;
+  int watched = pthread_create(&t, NULL, watch, &w) == 0;
+  MPI_Finalize();
+  if (!watched)
+    return;
+  pthread_mutex_lock(&w.lock);
+  w.done = 1;
+  pthread_cond_signal(&w.cond);
+  pthread_mutex_unlock(&w.lock);
+  pthread_join(t, NULL);
+}
+
 int morph_finalize(morph_ctx *ctx, int status)
 {
   if (!ctx)
@@ -239,7 +297,7 @@ int morph_finalize(morph_ctx *ctx, int status)
     _exit(job);
   }
   release(ctx);
-  MPI_Finalize();
+  finalize_guarded(job);
   return job;
 }
 

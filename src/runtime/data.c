@@ -39,7 +39,9 @@ static int add(morph_ctx *ctx, const char *name, enum morph__data_kind kind, MPI
   memset(d, 0, sizeof *d);
   strcpy(d->name, name);
   d->kind = kind;
-  d->type = type;
+  /* A copy of the handle, so the caller may free its own at once. */
+  if (MPI_Type_dup(type, &d->type) != MPI_SUCCESS)
+    return morph__fail(ctx, MORPH_EMPI, "data '%s': cannot copy the datatype", name);
   d->elem_size = (size_t)extent;
   *out = d;
   return MORPH_OK;
@@ -87,9 +89,11 @@ static int add_distributed(morph_ctx *ctx, const char *name, enum morph__data_ki
   /* One extra element keeps calloc from returning NULL for empty parts, so
    * NULL always means failure. */
   *buf = calloc((size_t)d->local + 1, d->elem_size);
-  if (!*buf)
+  if (!*buf) {
+    MPI_Type_free(&d->type);
     return morph__fail(ctx, MORPH_ENOMEM, "data '%s': cannot allocate %lld elements", name,
                        (long long)d->local);
+  }
   ctx->ndata++;
   return MORPH_OK;
 }

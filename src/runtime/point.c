@@ -70,6 +70,7 @@ static void refuse(morph_ctx *ctx, int err, const char *why)
   ctx->report.outcome = err;
   ctx->report.old_size = ctx->report.new_size = ctx->size;
   ctx->report.requested_size = ctx->decision.target;
+  ctx->report.iteration = ctx->iteration;
   snprintf(ctx->report.message, sizeof ctx->report.message, "%s", why);
   morph__log(MORPH_LOG_WARN, "0", "decision %d refused: %s", ctx->decision.id, why);
   morph__client_ack(ctx, NULL);

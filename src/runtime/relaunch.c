@@ -399,6 +399,22 @@ static int restore_all(morph_ctx *ctx, MPI_File fh, const ckpt_head *h, const ck
   return MORPH_OK;
 }
 
+/* The relaunched job's view of the reconfiguration that restarted it; the
+ * phases before the restart were reported by the job that ended. */
+static void report_restart(morph_ctx *ctx, const ckpt_head *h, double t_restore)
+{
+  morph_report *r = &ctx->report;
+  memset(r, 0, sizeof *r);
+  r->seq = (int)h->seq;
+  r->old_size = (int)h->old_size;
+  r->new_size = r->requested_size = ctx->size;
+  r->mechanism = MORPH_MECH_RELAUNCH;
+  r->iteration = h->iteration;
+  r->t_redist = t_restore;
+  snprintf(r->message, sizeof r->message, "%d -> %d relaunch, restored in %.3f s", r->old_size,
+           r->new_size, t_restore);
+}
+
 int morph__relaunch_restore(morph_ctx *ctx)
 {
   double t0 = morph__now();
@@ -418,6 +434,7 @@ int morph__relaunch_restore(morph_ctx *ctx)
   /* The checkpoint is gone only once everyone has read it. */
   if (rc == MORPH_OK && ctx->rank == 0)
     unlink(ctx->restart_path);
-  ctx->report.t_redist = morph__now() - t0;
+  if (rc == MORPH_OK)
+    report_restart(ctx, &h, morph__now() - t0);
   return rc;
 }
