@@ -27,6 +27,9 @@
 #include "runtime/ctx.h"
 #include "runtime/wait.h"
 
+/* Tag of the stayers' communicator creation in a shrink. */
+#define TAG_STAYERS 7320
+
 /* State shared with the spawn thread. Heap-allocated and never freed if the
  * thread is abandoned, because the thread may still write into it. */
 typedef struct spawn_job {
@@ -260,8 +263,13 @@ static int send_wire(morph_ctx *ctx, morph__window *w)
 
 static int grow(morph_ctx *ctx, morph__window *w)
 {
-  if (MPI_Comm_dup(ctx->comm, &w->spawncomm) != MPI_SUCCESS)
+  MPI_Request req;
+  if (MPI_Comm_idup(ctx->comm, &w->spawncomm, &req) != MPI_SUCCESS)
     return MORPH_EMPI;
+  if (morph__wait_all(1, &req, morph__now() + w->step_timeout) != MORPH_OK) {
+    snprintf(w->why, sizeof w->why, "a process did not take part in the expansion");
+    return MORPH_ETIMEDOUT;
+  }
   w->staycomm = ctx->comm;
   w->nonstay_lo = w->old_size, w->nonstay_hi = w->new_size;
   spawn_job *j = spawn_job_new(ctx, w);
@@ -288,15 +296,24 @@ static int grow(morph_ctx *ctx, morph__window *w)
   return rc;
 }
 
+/* The stayers' communicator is built by the stayers alone
+ * (MPI_Comm_create_group), so that a leaver in trouble cannot hold it up. */
 static int shrink(morph_ctx *ctx, morph__window *w)
 {
   w->newcomm = ctx->comm;
   w->nonstay_lo = w->new_size, w->nonstay_hi = w->old_size;
-  int color = ctx->rank < w->new_size ? 0 : MPI_UNDEFINED;
-  if (MPI_Comm_split(ctx->comm, color, ctx->rank, &w->staycomm) != MPI_SUCCESS)
+  if (ctx->rank >= w->new_size)
+    return MORPH_OK;
+  MPI_Group all, stay;
+  int range[1][3] = {{0, w->new_size - 1, 1}};
+  MPI_Comm_group(ctx->comm, &all);
+  MPI_Group_range_incl(all, 1, range, &stay);
+  int rc = MPI_Comm_create_group(ctx->comm, stay, TAG_STAYERS, &w->staycomm);
+  MPI_Group_free(&stay);
+  MPI_Group_free(&all);
+  if (rc != MPI_SUCCESS)
     return MORPH_EMPI;
-  if (w->staycomm != MPI_COMM_NULL)
-    MPI_Comm_set_errhandler(w->staycomm, MPI_ERRORS_RETURN);
+  MPI_Comm_set_errhandler(w->staycomm, MPI_ERRORS_RETURN);
   return MORPH_OK;
 }
 
