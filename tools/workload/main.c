@@ -143,37 +143,62 @@ static void progress(const follow *f, double t, size_t submitted, size_t total, 
   fflush(stdout);
 }
 
+/* Submits due jobs; returns MORPH_OK or the connection error. */
+static int submit_due(const wl_opts *o, morph__cli *cli, const morph_workload *wl, follow *f,
+                      size_t *next, int *rejected, double t)
+{
+  for (; *next < wl->njobs && wl->jobs[*next].submit * o->time_scale <= t; (*next)++) {
+    int rc = wl_submit(o, cli, wl, *next, &f->ids[*next]);
+    if (rc != MORPH_OK)
+      return fprintf(stderr, "morph workload: %s\n", cli->errmsg), rc;
+    *rejected += f->ids[*next] == 0;
+  }
+  return MORPH_OK;
+}
+
 static int run(const wl_opts *o, morph__cli *cli, const morph_workload *wl)
 {
   follow f = {calloc(wl->njobs + 1, sizeof(long long)), wl->njobs, {0}};
-  double t0 = morph__now(), next_line = 0;
+  double t0 = morph__now(), next_line = 0, next_poll = 0;
   size_t next = 0;
-  int rejected = 0, ended = 0;
-  while (f.ids) {
+  int rejected = 0, rc = f.ids ? 0 : 1;
+  while (rc == 0) {
     double t = morph__now() - t0;
-    for (; next < wl->njobs && wl->jobs[next].submit * o->time_scale <= t; next++) {
-      if (wl_submit(o, cli, wl, next, &f.ids[next]) != MORPH_OK)
-        return fprintf(stderr, "morph workload: %s\n", cli->errmsg), free(f.ids), 1;
-      rejected += f.ids[next] == 0;
+    if (submit_due(o, cli, wl, &f, &next, &rejected, t) != MORPH_OK) {
+      rc = 1;
+      break;
+    }
+    int ended = -1;
+    if (t >= next_poll) { /* once a second: has everything ended? */
+      ended = poll_jobs(cli, &f);
+      next_poll = t + 1;
+      if (ended < 0) {
+        fprintf(stderr, "morph workload: lost morphd: %s\n", cli->errmsg);
+        rc = 1;
+        break;
+      }
     }
     int done = next == wl->njobs && (!o->wait || ended + rejected == (int)wl->njobs);
     if (t >= next_line || done) {
-      ended = poll_jobs(cli, &f);
-      done = next == wl->njobs && (!o->wait || ended + rejected == (int)wl->njobs);
       progress(&f, t, next, wl->njobs, rejected);
       next_line = t + o->every;
     }
     if (done)
       break;
-    if (o->timeout > 0 && t > o->timeout)
-      return fprintf(stderr, "morph workload: gave up after %g s\n", o->timeout), free(f.ids), 3;
+    if (o->timeout > 0 && t > o->timeout) {
+      fprintf(stderr, "morph workload: gave up after %g s\n", o->timeout);
+      rc = 3;
+      break;
+    }
     morph__sleep(0.2);
   }
-  int bad = f.counts[3] + f.counts[4] + rejected;
-  printf("workload done in %.1f s: %d completed, %d failed, %d cancelled, %d rejected\n",
-         morph__now() - t0, f.counts[2], f.counts[3], f.counts[4], rejected);
+  if (rc == 0)
+    printf("workload done in %.1f s: %d completed, %d failed, %d cancelled, %d rejected\n",
+           morph__now() - t0, f.counts[2], f.counts[3], f.counts[4], rejected);
+  if (rc == 0 && o->wait && f.counts[3] + f.counts[4] + rejected)
+    rc = 1;
   free(f.ids);
-  return o->wait && bad ? 1 : 0;
+  return rc;
 }
 
 int main(int argc, char **argv)
@@ -181,7 +206,7 @@ int main(int argc, char **argv)
   wl_opts o;
   defaults(&o);
   int c;
-  while ((c = getopt_long(argc, argv, "+d:h", long_opts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, "d:h", long_opts, NULL)) != -1) {
     if (c == 'h')
       return fputs(usage_text, stdout), 0;
     if (c == '?' || option(&o, c, optarg))
