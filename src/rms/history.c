@@ -121,3 +121,32 @@ int morph__history_report(morph__journal *j, morph_report *rep, double *t0, char
   sqlite3_finalize(st);
   return rc;
 }
+
+int morph__history_sizes(morph__journal *j, double t0, FILE *human, FILE *csv)
+{
+  sqlite3_stmt *st;
+  const char *sql = "SELECT s.job, IFNULL(j.name, ''), s.t, s.size FROM sizes s"
+                    " LEFT JOIN jobs j ON j.id = s.job ORDER BY s.job, s.t, s.rowid";
+  if (sqlite3_prepare_v2(morph__journal_db(j), sql, -1, &st, NULL) != SQLITE_OK)
+    return MORPH_EIO;
+  sqlite3_int64 last = -1;
+  if (csv)
+    fprintf(csv, "job,name,time,size\n");
+  while (sqlite3_step(st) == SQLITE_ROW) {
+    sqlite3_int64 id = sqlite3_column_int64(st, 0);
+    const char *name = (const char *)sqlite3_column_text(st, 1);
+    double t = sqlite3_column_double(st, 2) - t0;
+    int size = sqlite3_column_int(st, 3);
+    if (human && id != last)
+      fprintf(human, "%s%6lld %-14.14s", last >= 0 ? "\n" : "", (long long)id, name ? name : "");
+    if (human)
+      fprintf(human, " %d@%.1f", size, t);
+    if (csv)
+      fprintf(csv, "%lld,%s,%.3f,%d\n", (long long)id, name ? name : "", t, size);
+    last = id;
+  }
+  if (human && last >= 0)
+    fputc('\n', human);
+  sqlite3_finalize(st);
+  return MORPH_OK;
+}

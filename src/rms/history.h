@@ -8,6 +8,7 @@
 #define MORPH_RMS_HISTORY_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "morph/report.h"
 #include "rms/journal.h"
@@ -21,5 +22,11 @@ int morph__history_units(morph__journal *j);
  * report refused, message in err), MORPH_ENOMEM. */
 int morph__history_report(morph__journal *j, morph_report *rep, double *t0, char *err,
                           size_t errsize);
+
+/* Size over time of every job: to `human` (may be NULL) one line per job,
+ * "ID NAME size@t size@t ..." (t in seconds from t0; the last size 0 is the
+ * job's end), to `csv` (may be NULL) job,name,time,size rows.
+ * Errors: MORPH_EIO. */
+int morph__history_sizes(morph__journal *j, double t0, FILE *human, FILE *csv);
 
 #endif

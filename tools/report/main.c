@@ -122,7 +122,7 @@ static int open_journal(const rep_opts *o, morph__cli *paths, morph__journal **j
   return 0;
 }
 
-static int build(const rep_opts *o, morph__journal *j, morph_report **rep)
+static int build(const rep_opts *o, morph__journal *j, morph_report **rep, double *t0)
 {
   morph_report_config cfg;
   morph_report_config_init(&cfg);
@@ -138,19 +138,35 @@ static int build(const rep_opts *o, morph__journal *j, morph_report **rep)
   if (morph_report_create(&cfg, rep) != MORPH_OK)
     return fprintf(stderr, "morph report: bad configuration\n"), 1;
   char err[512];
-  double t0;
-  if (morph__history_report(j, *rep, &t0, err, sizeof err) != MORPH_OK)
+  if (morph__history_report(j, *rep, t0, err, sizeof err) != MORPH_OK)
     return fprintf(stderr, "morph report: %s\n", err), 1;
   return 0;
 }
 
-static int write_files(const rep_opts *o, const morph_report *rep, const char *dir)
+/* <out>/<prefix>-sizes.csv: every job's size over time. */
+static int write_sizes(const rep_opts *o, morph__journal *j, double t0, const char *out)
+{
+  char path[PATH_MAX + 64];
+  snprintf(path, sizeof path, "%s/%s-sizes.csv", out, o->prefix);
+  FILE *f = fopen(path, "w");
+  int rc = f ? morph__history_sizes(j, t0, NULL, f) : MORPH_EIO;
+  if (f && fclose(f) != 0)
+    rc = MORPH_EIO;
+  if (rc != MORPH_OK)
+    fprintf(stderr, "morph report: cannot write %s\n", path);
+  return rc == MORPH_OK ? 0 : 1;
+}
+
+static int write_files(const rep_opts *o, const morph_report *rep, morph__journal *j, double t0,
+                       const char *dir)
 {
   char out[PATH_MAX + 16];
   snprintf(out, sizeof out, "%s", o->out ? o->out : dir);
   if (!o->out)
     strncat(out, "/report", sizeof out - strlen(out) - 1);
   mkdir(out, 0755);
+  if (write_sizes(o, j, t0, out))
+    return 1;
   int rc = o->plots ? morph_report_plot(rep, out, o->prefix) : MORPH_OK;
   if (rc == MORPH_ENOSYS)
     fprintf(stderr, "morph report: gnuplot is missing or failed; CSV files only\n");
@@ -164,7 +180,8 @@ static int write_files(const rep_opts *o, const morph_report *rep, const char *d
       return fprintf(stderr, "morph report: cannot write %s\n", path), f && fclose(f), 1;
     fclose(f);
   }
-  printf("files: %s/%s-*.csv%s\n", out, o->prefix, o->plots ? " and plots (.png, .svg)" : "");
+  printf("files: %s/%s-*.csv (jobs, sizes, summary, timeline, completed)%s\n", out, o->prefix,
+         o->plots ? " and plots (.png, .svg)" : "");
   return 0;
 }
 
@@ -183,12 +200,17 @@ int main(int argc, char **argv)
   morph_report *rep = NULL;
   if (morph__cli_paths(&paths, o.dir, NULL) != MORPH_OK || open_journal(&o, &paths, &j))
     return 1;
-  int rc = build(&o, j, &rep);
-  if (rc == 0 && !o.quiet)
+  double t0 = 0;
+  int rc = build(&o, j, &rep, &t0);
+  if (rc == 0 && !o.quiet) {
     print_jobs(rep);
+    printf("\nsize over time (size@seconds from the first submission; 0: ended)\n");
+    morph__history_sizes(j, t0, stdout, NULL);
+    putchar('\n');
+  }
   if (rc == 0) {
     morph_report_print(rep, stdout);
-    rc = write_files(&o, rep, paths.dir);
+    rc = write_files(&o, rep, j, t0, paths.dir);
   }
   morph_report_destroy(rep);
   morph__journal_close(j);
