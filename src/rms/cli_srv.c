@@ -58,7 +58,7 @@ static int check_sizes(const morph__job *j, char *why, size_t size)
 }
 
 /* Fills a new job from a submit request. */
-static int job_from_request(morph__daemon *d, json_t *req, morph__job *j, char *why, size_t size)
+static int job_from_request(json_t *req, morph__job *j, char *why, size_t size)
 {
   json_t *argv = json_object_get(req, "argv");
   const char *kind = get_str(req, "kind");
@@ -83,7 +83,6 @@ static int job_from_request(morph__daemon *d, json_t *req, morph__job *j, char *
   j->err = get_str(req, "err") ? strdup(get_str(req, "err")) : NULL;
   if (rc == MORPH_OK)
     rc = check_sizes(j, why, size);
-  (void)d;
   return rc;
 }
 
@@ -119,7 +118,7 @@ static void cmd_submit(morph__daemon *d, int i, json_t *req)
   if (!j)
     return reply_error(d, i, MORPH_ENOMEM, "out of memory");
   morph__job_init(j);
-  int rc = job_from_request(d, req, j, why, sizeof why);
+  int rc = job_from_request(req, j, why, sizeof why);
   if (rc == MORPH_OK) {
     j->id = d->next_job;
     rc = default_outputs(d, j);
