@@ -165,10 +165,57 @@ case_rollback_no_hello() {
   no_leftovers
 }
 
+# Rank 0 returns 7 without BYE. mpirun runs with --enable-recovery and
+# exits 0 whatever its processes return, so all morph run can say is that
+# the job failed: status 1.
 case_crash() {
   run -n 1 --schedule "2@it50" -- --iters 100 --crash-at 10
+  expect_rc 1
+  expect_err "without saying goodbye: status 1"
+  no_leftovers
+}
+
+# Without recovery mpirun's own status (rank 0's 7) is still the answer.
+case_crash_no_recovery() {
+  run -n 1 --no-recovery -- --iters 100 --crash-at 10
   expect_rc 7
   expect_err "without saying goodbye: status 7"
+  no_leftovers
+}
+
+# A follower is killed while a decision is outstanding (sent at once, to be
+# applied at an iteration never reached): 2 processes left of 3, fewer than
+# both the old and the requested size, so no window can explain it.
+case_crash_outside_window() {
+  local t0=$SECONDS
+  run -n 3 --grace 1 --schedule "4@it100000" -- --iters 100000 --die-rank 2 --die-after-ms 1000
+  expect_rc 1
+  expect_err "died outside a reconfiguration; stopping the job"
+  [ $((SECONDS - t0)) -lt 10 ] || fail "the crash took $((SECONDS - t0)) s to stop the job"
+  no_leftovers
+}
+
+# The job's outcome comes from its BYE (mpirun's status means nothing under
+# --enable-recovery).
+case_bye_status() {
+  run -n 2 -- --iters 20 --exit-status 3
+  expect_rc 3
+  no_leftovers
+}
+
+# An mpirun that never ends after its processes (as Open MPI's after a
+# failed spawn) is stopped 2 s after the job's last process, both after a
+# relaunch checkpoint and at the end, not after --exit-timeout.
+case_mpirun_lingers() {
+  printf '#!/bin/bash\nmpirun.openmpi "$@"\nsleep 100\n' >"$T/lingering-mpirun"
+  chmod +x "$T/lingering-mpirun"
+  local t0=$SECONDS
+  run -v -n 2 --mpirun "$T/lingering-mpirun" --grace 1 --schedule "3@it10:relaunch" -- --iters 30
+  expect_rc 0
+  expect_row 1 "2,3,relaunch,ok"
+  expect_ge 6 "$(col 1 t_settle)" "relaunch time (s)"
+  expect_err "no process of the job is left"
+  [ $((SECONDS - t0)) -lt 20 ] || fail "took $((SECONDS - t0)) s"
   no_leftovers
 }
 
@@ -180,10 +227,18 @@ case_connection_drop_hang() {
   no_leftovers
 }
 
+# A program that never connects: under --enable-recovery mpirun says 0
+# whatever it returned, so morph run cannot call it a success; without
+# recovery mpirun's status stands.
 case_never_connects() {
   timeout 60 "$MORPH_RUN" --mpi "$MPI" -n 2 --schedule 2@it5 sleep 0.3 >out 2>err; RC=$?
-  expect_rc 0
+  expect_rc 1
+  expect_err "without ever connecting"
   expect_err "1 schedule entries were not applied"
+  timeout 60 "$MORPH_RUN" --mpi "$MPI" --no-recovery -n 2 sleep 0.3 >out 2>err; RC=$?
+  expect_rc 0
+  timeout 60 "$MORPH_RUN" --mpi "$MPI" --no-recovery -n 2 false >out 2>err; RC=$?
+  expect_rc 1
 }
 
 case_timeout() {
@@ -325,6 +380,84 @@ case_app_ompi_relay() {
   expect_out '"type":"ack".*"id":101.*"outcome":0.*"new_size":1'
   expect_out '"type":"bye".*"exit_status":0'
   expect_out "CHECK PASSED"
+}
+
+# The malleable test program of tests/runtime (every datum verified), run
+# as job $JOB so that its processes are found by their environment even
+# when other tests run the same program.
+JOB=run-test-$$
+check_app() {
+  [ -n "${RESIZE_CHECK:-}" ] && [ -x "$RESIZE_CHECK" ] || { echo "SKIP: no resize-check.ompi"; exit 77; }
+}
+job_pids() {
+  local f
+  for f in $(grep -l "MORPH_JOB_ID=$JOB" /proc/[0-9]*/environ 2>/dev/null); do
+    f=${f%/environ}
+    [ "$(readlink "$f/exe")" = "$RESIZE_CHECK" ] && echo "${f#/proc/}"
+  done
+}
+# rc_run [morph run options...] -- [resize-check options...]
+rc_run() {
+  local opts=() ; while [ $# -gt 0 ] && [ "$1" != -- ]; do opts+=("$1"); shift; done
+  shift
+  MORPH_CHECKPOINT_DIR=$T timeout 100 "$MORPH" run --job-id "$JOB" --report r.csv \
+    "${opts[@]}" "$RESIZE_CHECK" "$@" >out 2>err
+  RC=$?
+}
+app_no_leftovers() {
+  sleep 0.5
+  [ -z "$(job_pids)" ] || fail "processes left behind: $(job_pids)"
+  [ -z "$(ls "$T"/*.ckpt 2>/dev/null)" ] || fail "checkpoint left behind"
+}
+
+# A rank killed outside any window: the job stops at once (mpirun, with
+# --enable-recovery, would let the others wait for it forever).
+case_app_ompi_crash() {
+  check_app
+  MORPH_CHECKPOINT_DIR=$T timeout 100 "$MORPH" run -v --job-id "$JOB" -n 3 --grace 1 \
+    "$RESIZE_CHECK" -n 100000 -s 5 >out 2>err &
+  local bg=$! pid
+  for _ in $(seq 150); do grep -q "job started" err && break; sleep 0.1; done
+  pid=$(job_pids | tail -1)
+  [ -n "$pid" ] || fail "no process of the job found"
+  local t0=$SECONDS
+  kill -KILL "$pid"
+  wait "$bg"; RC=$?
+  expect_rc 1
+  expect_err "process $pid died outside a reconfiguration"
+  [ $((SECONDS - t0)) -lt 10 ] || fail "stopping took $((SECONDS - t0)) s"
+  app_no_leftovers
+}
+
+# A joiner killed inside the window (with recovery, mpirun keeps the job):
+# the grow is rolled back, the monitor does not count it as a crash.
+case_app_ompi_joiner_killed() {
+  check_app
+  MORPH_STEP_TIMEOUT=5 rc_run -n 2 --schedule "4@it20" -- -n 100 -s 5 --fault joiner-die
+  expect_rc 0
+  [ "$(row 1 | cut -d, -f1,2,3)" = "2,2,live" ] || fail "the grow was not rolled back: $(row 1)"
+  expect_out "CHECK PASSED"
+  grep -q "died outside" err && fail "a rolled-back joiner was taken for a crash"
+  app_no_leftovers
+}
+
+# Open MPI refuses the spawn (2 slots, grow to 4): the grow rolls back, and
+# that mpirun then never ends by itself. The relaunch that follows must not
+# wait --exit-timeout (30 s) for it.
+case_app_ompi_failed_spawn() {
+  check_app
+  echo "localhost slots=2" >hf
+  local t0=$SECONDS
+  MORPH_STEP_TIMEOUT=5 rc_run -n 2 --hostfile hf --schedule "4@it20,1@it60" -- -n 100 -s 5
+  local took=$((SECONDS - t0))
+  expect_rc 0
+  expect_out "CHECK PASSED"
+  [ "$(row 1 | cut -d, -f1,2)" = "2,2" ] || fail "the refused grow is not a rollback: $(row 1)"
+  expect_row 2 "2,1,relaunch,ok"
+  expect_ge 10 "$(col 2 t_settle)" "relaunch time (s)"
+  [ "$took" -lt 25 ] || fail "the job took $took s"
+  echo "job took $took s, relaunch settled in $(col 2 t_settle) s"
+  app_no_leftovers
 }
 
 case_mpich_flow() { MPI=mpich; case_flow_iteration; }

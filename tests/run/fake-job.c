@@ -26,6 +26,8 @@ struct fake {
   int iters, iter_ms;
   int crash_at, fail_restart_size, hang_restart_size, refuse_size, leave_delay_ms;
   int stuck_leavers, ignore_term, drop_and_hang, child_rank;
+  int exit_status;         /* the job's outcome, sent in BYE and returned */
+  int die_rank, die_after_ms; /* this follower kills itself (a crash) */
   int rank, size;
   long iteration;
   morph__conn conn;
@@ -69,8 +71,10 @@ static int read_size(const struct fake *f)
 /* A rank other than 0: stay until the size file says this rank is gone. */
 static int follower(const struct fake *f)
 {
-  double end = morph__now() + 120;
+  double start = morph__now(), end = start + 120;
   while (morph__now() < end) {
+    if (f->rank == f->die_rank && morph__now() - start >= f->die_after_ms / 1000.0)
+      raise(SIGKILL);
     int size = read_size(f);
     if (size >= 0 && f->rank >= size) {
       morph__sleep(f->leave_delay_ms / 1000.0);
@@ -124,10 +128,12 @@ static void live(struct fake *f)
 {
   int n = f->pending.size;
   printf("fake-job: live %d -> %d at iteration %ld\n", f->size, n, f->iteration);
+  /* The size file first: a joiner that read the old size would leave at
+   * once (and morph run would rightly take that for a crash). */
+  if (!f->stuck_leavers || n > f->size)
+    write_size(f, n);
   for (int r = f->size; r < n; r++)
     start_joiner(f, r);
-  if (!f->stuck_leavers)
-    write_size(f, n);
   send_ack(f, MORPH_OK, n, 1, NULL);
   f->size = n;
 }
@@ -225,6 +231,7 @@ static void end_job(struct fake *f)
   write_size(f, 0);
   morph__msg b;
   morph__msg_init(&b, MORPH__MSG_BYE);
+  b.exit_status = f->exit_status;
   snprintf(b.text, sizeof b.text, "done at iteration %ld", f->iteration);
   morph__send(&f->conn, &b);
   morph__conn_close(&f->conn);
@@ -255,7 +262,7 @@ static int leader(struct fake *f)
     fflush(stdout);
   }
   end_job(f);
-  return 0;
+  return f->exit_status;
 }
 
 static void parse(struct fake *f, int argc, char **argv)
@@ -265,6 +272,7 @@ static void parse(struct fake *f, int argc, char **argv)
     {"fail-restart-size", 1, 0, 'f'}, {"hang-restart-size", 1, 0, 'H'},
     {"refuse-size", 1, 0, 'r'}, {"leave-delay-ms", 1, 0, 'l'}, {"stuck-leavers", 0, 0, 'S'},
     {"ignore-term", 0, 0, 'T'}, {"drop-and-hang", 0, 0, 'D'}, {"child-rank", 1, 0, 'C'},
+    {"exit-status", 1, 0, 'e'}, {"die-rank", 1, 0, 'k'}, {"die-after-ms", 1, 0, 'K'},
     {0, 0, 0, 0}};
   int c;
   while ((c = getopt_long(argc, argv, "", o, NULL)) != -1) {
@@ -282,6 +290,9 @@ static void parse(struct fake *f, int argc, char **argv)
     case 'T': f->ignore_term = 1; break;
     case 'D': f->drop_and_hang = 1; break;
     case 'C': f->child_rank = v; break;
+    case 'e': f->exit_status = v; break;
+    case 'k': f->die_rank = v; break;
+    case 'K': f->die_after_ms = v; break;
     default: exit(2);
     }
   }
@@ -292,7 +303,7 @@ int main(int argc, char **argv)
   struct fake f;
   memset(&f, 0, sizeof f);
   f.iters = 100, f.iter_ms = 10, f.crash_at = -1, f.child_rank = -1, f.state = ".";
-  f.fail_restart_size = f.hang_restart_size = f.refuse_size = -1;
+  f.fail_restart_size = f.hang_restart_size = f.refuse_size = f.die_rank = -1;
   f.self = "/proc/self/exe"; /* the same binary, wherever it was started from */
   parse(&f, argc, argv);
   setvbuf(stdout, NULL, _IOLBF, 0);

@@ -31,9 +31,12 @@ static int next_from_schedule(struct morph__run *r, morph__msg *m)
   return 1;
 }
 
+/* Not while a process may have died (monitor.c): a decision sent now would
+ * make the loss look like part of a reconfiguration. */
 static int ready(const struct morph__run *r)
 {
-  return r->phase == MORPH__PH_RUNNING && r->job.fd >= 0 && r->job_hello && !r->dec.active;
+  return r->phase == MORPH__PH_RUNNING && r->job.fd >= 0 && r->job_hello && !r->dec.active &&
+         !r->mon.short_since;
 }
 
 void morph__dispatch_tick(struct morph__run *r)

@@ -30,6 +30,22 @@ static void poll_once(struct morph__run *r)
     morph__relay_read(r);
 }
 
+/* What morph run exits with once the job is over. `code` is mpirun's exit
+ * status and `ours` says morph run stopped it. Under Open MPI mpirun runs
+ * with --enable-recovery and then exits 0 whatever the processes returned,
+ * so the job's BYE (the largest status of all its processes) comes first;
+ * mpirun's own status counts only when it ended by itself. Without BYE a
+ * job that connected failed, and so did any job under recovery (its
+ * processes may have returned anything: morph_open failing, say). */
+static int job_outcome(const struct morph__run *r, int code, int ours)
+{
+  if (r->job_bye)
+    return r->bye_status ? r->bye_status : ours ? 0 : code;
+  if (ours || code)
+    return code ? code : 1;
+  return r->connected || morph__mpi_recovers(r->opt) ? 1 : 0;
+}
+
 /* mpirun has ended. Within a relaunch that is expected; otherwise the job
  * is over: read what it still had to say, then finish. */
 static void on_mpirun_exit(struct morph__run *r, int code)
@@ -45,20 +61,48 @@ static void on_mpirun_exit(struct morph__run *r, int code)
     return;
   }
   morph__resize_abandon(r, "mpirun ended");
-  if (!r->job_bye && r->phase != MORPH__PH_DONE)
-    morph__say(r, code ? 0 : 1, "the job ended without saying goodbye: status %d", code);
+  r->exit_code = job_outcome(r, code, 0);
+  if (!r->job_bye && !r->connected && !code && r->exit_code)
+    morph__say(r, 0, "the job ended without ever connecting; under --enable-recovery its "
+                     "status is unknown: 1 (--no-recovery for programs without libmorph)");
+  else if (!r->job_bye)
+    morph__say(r, r->exit_code ? 0 : 1, "the job ended without saying goodbye: status %d",
+               r->exit_code);
   r->phase = MORPH__PH_DONE;
-  r->exit_code = code;
 }
 
-/* Stops the job now (time limit, signal, hung mpirun); `code` is what
- * morph run then exits with (-1: mpirun's own status). */
+/* Stops the job now (time limit, signal, crash, hung mpirun); `code` is
+ * what morph run then exits with (-1: the job's outcome, see job_outcome). */
 static void stop_job(struct morph__run *r, int code)
 {
   int st = r->mpirun ? morph__stop_mpirun(r) : 0;
   morph__resize_abandon(r, "the job was stopped");
   r->phase = MORPH__PH_DONE;
-  r->exit_code = code >= 0 ? code : st;
+  r->exit_code = code >= 0 ? code : job_outcome(r, st, 1);
+}
+
+/* mpirun has outlived the job: the whole --exit-timeout, or a short grace
+ * once none of the job's processes was left (monitor.c). */
+static void stop_late_mpirun(struct morph__run *r)
+{
+  if (r->mon.all_gone)
+    morph__say(r, 1, "mpirun still running after the job's last process ended; stopping it");
+  else
+    morph__say(r, 0, "mpirun still running %g s after the job ended; stopping it",
+               r->opt->exit_timeout);
+  stop_job(r, -1);
+}
+
+/* The signal that killed the lost process cannot be known (mpirun, its
+ * parent, reaps it), hence status 1. */
+static void stop_crashed(struct morph__run *r)
+{
+  if (r->mon.last_gone > 0)
+    morph__say(r, 0, "process %ld died outside a reconfiguration; stopping the job",
+               (long)r->mon.last_gone);
+  else
+    morph__say(r, 0, "a process of the job died outside a reconfiguration; stopping the job");
+  stop_job(r, 1);
 }
 
 static void check_limits(struct morph__run *r)
@@ -71,10 +115,10 @@ static void check_limits(struct morph__run *r)
   } else if (r->opt->timeout > 0 && now > r->opt->timeout) {
     morph__say(r, 0, "time limit of %g s reached; stopping the job", r->opt->timeout);
     stop_job(r, 124);
+  } else if (r->mon.crashed) {
+    stop_crashed(r);
   } else if (r->phase == MORPH__PH_ENDING && now > r->phase_deadline) {
-    morph__say(r, 0, "mpirun still running %g s after the job ended; stopping it",
-               r->opt->exit_timeout);
-    stop_job(r, -1);
+    stop_late_mpirun(r);
   } else {
     morph__relaunch_tick(r);
   }
@@ -90,6 +134,7 @@ void morph__loop(struct morph__run *r)
     if (r->phase == MORPH__PH_DONE)
       break;
     morph__resize_settle_tick(r);
+    morph__monitor_tick(r);
     morph__dispatch_tick(r);
     morph__relay_tick(r);
     check_limits(r);

@@ -108,6 +108,7 @@ static void finish(struct morph__run *r)
   morph__relay_close(r);
   morph__report_close(r);
   morph__server_close(r);
+  morph__monitor_free(r);
   if (r->opt->sched.n > r->next_sched)
     morph__say(r, 0, "%d schedule entries were not applied", r->opt->sched.n - r->next_sched);
   morph__say(r, 1, "job ended with status %d after %.1f s; %d reconfigurations (%d failed)",
@@ -129,6 +130,7 @@ int main(int argc, char **argv)
   r.listen_fd = -1;
   r.job.fd = -1;
   r.size = o.np;
+  r.mon.count = -1;
   if (setup(&r) == MORPH_OK)
     morph__loop(&r);
   else

@@ -165,13 +165,24 @@ static int hostfile_has_slots(const char *path)
   return found;
 }
 
+int morph__mpi_recovers(const struct morph__run_opts *o)
+{
+  return o->mpi == MORPH__MPI_OPENMPI && !o->no_recovery;
+}
+
 /* Open MPI: -x for every MORPH_* variable (it exports nothing by default),
- * and let leavers of a live shrink exit without MPI_Finalize. */
+ * let leavers of a live shrink exit without MPI_Finalize, and keep the job
+ * running when a process is lost (--enable-recovery): a joiner or leaver
+ * killed inside an adaptation window is then survivable, libmorph rolls
+ * back. morph run's crash monitor stops the job for losses outside a
+ * window, which mpirun no longer does. */
 static int openmpi_args(const struct morph__run_opts *o, struct morph__argv *a)
 {
   int rc = MORPH_OK;
   if (!o->hostfile || !hostfile_has_slots(o->hostfile))
     rc |= morph__argv_push(a, "--oversubscribe");
+  if (morph__mpi_recovers(o))
+    rc |= morph__argv_push(a, "--enable-recovery");
   if (o->hostfile)
     rc |= morph__argv_push(a, "--hostfile") | morph__argv_push(a, o->hostfile);
   rc |= morph__argv_push(a, "--mca") | morph__argv_push(a, "orte_allowed_exit_without_sync") |

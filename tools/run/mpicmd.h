@@ -32,6 +32,12 @@ enum morph__mpi morph__mpi_detect(const char *app, char *why, size_t whysize);
 /* Exports the variables the launcher itself needs (Open MPI as root). */
 void morph__mpi_prepare_env(enum morph__mpi mpi);
 
+/* True if the launcher keeps the job running when one of its processes is
+ * lost (Open MPI with --enable-recovery, unless --no-recovery): morph run
+ * must then stop a broken job itself. MPICH's hydra and Open MPI without
+ * recovery end the whole job on their own. */
+int morph__mpi_recovers(const struct morph__run_opts *o);
+
 /* Builds the launcher command for `np` processes into *out: launcher,
  * its options, every MORPH_* variable of the environment exported to the
  * ranks, then the application and its arguments.

@@ -33,16 +33,19 @@ static const char usage_text[] =
   "      --leave-timeout S   leavers of a shrink must be gone within S (default 30)\n"
   "      --exit-timeout S    mpirun must end within S after the job ends (default 30)\n"
   "      --grace S           from SIGTERM to SIGKILL when stopping the job (default 5)\n"
+  "      --no-recovery       Open MPI: no --enable-recovery (any lost process ends the job)\n"
   "  -v, --verbose           more messages (twice: every protocol message)\n"
   "  -h, --help              this text\n"
   "\n"
-  "Exit status: the program's; 124 after --timeout; 128+signal when stopped by\n"
-  "a signal; 2 for a usage error; 125 when morph run itself fails.\n";
+  "Exit status: the job's (from its goodbye; 1 if a process died outside a\n"
+  "reconfiguration or the job ended without goodbye); 124 after --timeout;\n"
+  "128+signal when stopped by a signal; 2 for a usage error; 125 when morph run\n"
+  "itself fails.\n";
 
 enum {
   OPT_MIN = 256, OPT_MAX, OPT_PREF, OPT_MECH, OPT_SCHED, OPT_SCHED_FILE, OPT_MPI, OPT_MPIRUN,
   OPT_MPI_ARG, OPT_HOSTFILE, OPT_SERVER, OPT_JOB_ID, OPT_REPORT, OPT_TIMEOUT, OPT_START_TIMEOUT,
-  OPT_LEAVE_TIMEOUT, OPT_EXIT_TIMEOUT, OPT_GRACE
+  OPT_LEAVE_TIMEOUT, OPT_EXIT_TIMEOUT, OPT_GRACE, OPT_NO_RECOVERY
 };
 
 static const struct option long_opts[] = {
@@ -65,6 +68,7 @@ static const struct option long_opts[] = {
   {"leave-timeout", required_argument, NULL, OPT_LEAVE_TIMEOUT},
   {"exit-timeout", required_argument, NULL, OPT_EXIT_TIMEOUT},
   {"grace", required_argument, NULL, OPT_GRACE},
+  {"no-recovery", no_argument, NULL, OPT_NO_RECOVERY},
   {"verbose", no_argument, NULL, 'v'},
   {"help", no_argument, NULL, 'h'},
   {NULL, 0, NULL, 0},
@@ -162,6 +166,7 @@ static int run_option(struct morph__run_opts *o, int c, const char *arg)
   case OPT_LEAVE_TIMEOUT: return get_seconds(arg, &o->leave_timeout);
   case OPT_EXIT_TIMEOUT: return get_seconds(arg, &o->exit_timeout);
   case OPT_GRACE: return get_seconds(arg, &o->grace);
+  case OPT_NO_RECOVERY: o->no_recovery = 1; return 0;
   case 'v': o->verbose++; return 0;
   }
   return bad("%s", "unknown option");

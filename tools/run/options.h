@@ -24,6 +24,7 @@ struct morph__run_opts {
   double leave_timeout;  /* leavers of a live shrink must be gone within */
   double exit_timeout;   /* mpirun must end within this after BYE/drop */
   double grace;          /* between SIGTERM and SIGKILL */
+  int no_recovery;       /* Open MPI without --enable-recovery */
   int verbose;
   char **app;            /* application and its arguments, NULL-terminated */
 };

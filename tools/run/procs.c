@@ -104,16 +104,49 @@ static int runs(pid_t pid, const char *exe)
   return strcmp(target, exe) == 0;
 }
 
-int morph__procs_count(pid_t root, const char *exe)
+/* Appends pid to *pids at index n, growing the array. */
+static int pids_put(pid_t **pids, int *cap, int n, pid_t pid)
+{
+  if (n == *cap) {
+    int c = *cap ? 2 * *cap : 16;
+    pid_t *np = realloc(*pids, (size_t)c * sizeof *np);
+    if (!np)
+      return -1;
+    *pids = np, *cap = c;
+  }
+  (*pids)[n] = pid;
+  return 0;
+}
+
+/* Counts the running descendants of root that run exe, and lists them
+ * when pids is not NULL. */
+static int collect(pid_t root, const char *exe, pid_t **pids, int *cap)
 {
   struct table t;
   if (load_descendants(&t, root) != 0)
     return -1;
   int count = 0;
-  for (int i = 0; i < t.n; i++)
-    count += t.p[i].mark && t.p[i].state != 'Z' && runs(t.p[i].pid, exe);
+  for (int i = 0; i < t.n; i++) {
+    if (!t.p[i].mark || t.p[i].state == 'Z' || !runs(t.p[i].pid, exe))
+      continue;
+    if (pids && pids_put(pids, cap, count, t.p[i].pid) != 0) {
+      count = -1;
+      break;
+    }
+    count++;
+  }
   free(t.p);
   return count;
+}
+
+int morph__procs_count(pid_t root, const char *exe)
+{
+  return collect(root, exe, NULL, NULL);
+}
+
+int morph__procs_list(pid_t root, const char *exe, pid_t **pids, int *cap)
+{
+  return collect(root, exe, pids, cap);
 }
 
 int morph__procs_signal(pid_t root, int sig)

@@ -43,6 +43,8 @@ int morph__start_job(struct morph__run *r, int np, const char *checkpoint)
   }
   r->size = np;
   r->job_bye = 0;
+  r->connected = 0;
+  morph__monitor_reset(r);
   return MORPH_OK;
 }
 
@@ -158,7 +160,13 @@ static void phase_expired(struct morph__run *r)
     [MORPH__PH_RESTART] = "the relaunched job did not connect",
     [MORPH__PH_ROLLBACK] = "the job restarted at its old size did not connect",
   };
-  morph__say(r, 0, "%s within its time limit; stopping mpirun", what[r->phase]);
+  /* After a failed spawn mpirun never ends by itself: once the job's last
+   * process is gone, stopping it is routine, not news. */
+  if (r->phase == MORPH__PH_RELAUNCH_EXIT && r->mon.all_gone)
+    morph__say(r, 1, "mpirun still running after the checkpoint and the job's last process; "
+                     "stopping it");
+  else
+    morph__say(r, 0, "%s within its time limit; stopping mpirun", what[r->phase]);
   r->mpirun_code = morph__stop_mpirun(r);
   if (r->phase == MORPH__PH_RESTART)
     rollback(r, MORPH_ETIMEDOUT, "no HELLO in time");

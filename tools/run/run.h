@@ -52,6 +52,19 @@ struct morph__relay {
   int n_queue;
 };
 
+/* The crash monitor (monitor.c): the application's processes as last seen
+ * in /proc, and how long there have been fewer than the job needs. */
+struct morph__monitor {
+  pid_t *pids;          /* application processes at the last look */
+  int n, cap;
+  int count;            /* how many; -1: not looked yet or /proc unreadable */
+  pid_t last_gone;      /* the last one seen to disappear (0: none) */
+  double next_look;     /* run clock */
+  double short_since;   /* run clock since when too few are left; 0: not */
+  int crashed;          /* confirmed: one died outside a reconfiguration */
+  int all_gone;         /* ENDING / RELAUNCH_EXIT: none is left */
+};
+
 struct morph__run {
   struct morph__run_opts *opt;
   double t0;                 /* morph__now() at start */
@@ -64,6 +77,9 @@ struct morph__run {
   morph__msg hello;          /* its last HELLO */
   char bye_text[256];        /* text of the job's BYE, if any */
   int job_bye;
+  int bye_status;            /* the job's outcome, from its BYE */
+  int connected;             /* the current incarnation said HELLO (kept
+                                after its connection closes) */
   pid_t mpirun;              /* 0: not running */
   int mpirun_code;           /* exit code once it ended */
   enum morph__phase phase;
@@ -83,6 +99,7 @@ struct morph__run {
   int n_ok, n_failed;
   struct morph__relay relay;
   FILE *report;
+  struct morph__monitor mon;
   int exit_code;             /* what morph run exits with */
 };
 
@@ -136,6 +153,18 @@ int morph__relay_pop(struct morph__run *r, morph__msg *resize);
 int morph__report_open(struct morph__run *r);
 void morph__report_resize(struct morph__run *r, const morph__msg *ack, double t_settle);
 void morph__report_close(struct morph__run *r);
+
+/* monitor.c: watches the application's processes. A process that
+ * disappears while no reconfiguration can explain it means the job is
+ * broken (mpirun runs with --enable-recovery and would not stop it): the
+ * tick sets mon.crashed. Once the job has ended (BYE, dropped connection,
+ * relaunch checkpoint) and none of its processes is left, it shortens the
+ * phase's time limit to END_GRACE seconds, because mpirun may never end
+ * by itself (after a failed spawn). */
+void morph__monitor_tick(struct morph__run *r);
+/* A new mpirun starts: forget what the previous one's processes did. */
+void morph__monitor_reset(struct morph__run *r);
+void morph__monitor_free(struct morph__run *r);
 
 /* loop.c: the event loop until mpirun has ended for good. */
 void morph__loop(struct morph__run *r);

@@ -84,6 +84,7 @@ static void on_hello(struct morph__run *r, const morph__msg *m)
     morph__say(r, 1, "job says it is '%s', known here as '%s'", m->job, r->opt->job_id);
   r->hello = *m;
   r->job_hello = 1;
+  r->connected = 1;
   morph__say(r, 1, "job started: %d processes, pid %ld, %s, limits [%d, %d]", m->size, m->pid,
              m->mpi, m->min, m->max);
   morph__msg w;
@@ -120,6 +121,8 @@ static void on_limits(struct morph__run *r, const morph__msg *m)
 static void on_bye(struct morph__run *r, const morph__msg *m)
 {
   r->job_bye = 1;
+  /* An exit status is 0-255; anything else still means failure. */
+  r->bye_status = m->exit_status >= 0 && m->exit_status <= 255 ? m->exit_status : 1;
   snprintf(r->bye_text, sizeof r->bye_text, "%s", m->text);
   morph__say(r, 1, "job says goodbye: status %d %s", m->exit_status, m->text);
   if (r->phase == MORPH__PH_RUNNING) {
