@@ -7,7 +7,8 @@
 #
 #   scripts/demo.sh [--slots N] [--workload FILE] [--out DIR]
 #
-# Assumes scripts/setup.sh ran. Builds into $MORPH_BUILD (default build/).
+# Installs what is missing (scripts/setup.sh) and builds into $MORPH_BUILD
+# (default build/) first.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${MORPH_BUILD:-$root/build}
@@ -24,6 +25,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 
+bash "$root/scripts/setup.sh"
 cmake -S "$root" -B "$build" > /dev/null
 cmake --build "$build" -j "$(nproc)" > "$build/demo-build.log" 2>&1 ||
   { tail -30 "$build/demo-build.log"; exit 1; }

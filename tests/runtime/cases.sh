@@ -66,27 +66,47 @@ schedule_of() {
   echo "$s"
 }
 
-sequence() { # FLAVOUR MECHANISM START SIZES...
-  local fl=$1 mech=$2 start=$3
-  shift 3
-  run "$fl" -n "$start" --mechanism "$mech" --schedule "$(schedule_of "$@")" \
-    -- -n $((15 * $# + 60)) -g 1001 -s 3
+# Every decision of a sequence is carried out, except that Open MPI's
+# intermittent spawn hang (DESIGN.md, about 2 % of spawns here, more under
+# load) may roll a live expansion back: the job then keeps its size, says
+# so, and carries out the later decisions by relaunch. The data is checked
+# at every iteration either way.
+sequence() { # FLAVOUR ASKED-MECHANISM EXPECTED-MECHANISM START SIZES...
+  local fl=$1 ask=$2 mech=$3 start=$4
+  shift 4
+  MORPH_STEP_TIMEOUT=${MORPH_STEP_TIMEOUT:-10} run "$fl" -n "$start" --mechanism "$ask" \
+    --schedule "$(schedule_of "$@")" -- -n $((15 * $# + 60)) -g 1001 -s 3
   expect_rc 0
-  local prev=$start want=()
-  for n in "$@"; do want+=("$prev,$n,$mech,ok"); prev=$n; done
-  expect_rows "${want[@]}"
+  local prev=$start i=0 row hung=0
+  [ "$(rows | wc -l)" -eq $# ] || fail "not $# reconfigurations in the report"
+  for n in "$@"; do
+    i=$((i + 1))
+    row=$(rows | sed -n "${i}p")
+    case $row in
+    "$prev,$n,$mech,ok") prev=$n ;;
+    "$prev,$n,relaunch,ok")
+      [ $hung = 1 ] || fail "row $i: relaunch although no spawn hung"
+      prev=$n ;;
+    "$prev,$prev,live,MORPH_ETIMEDOUT")
+      grep -q "spawning .* did not finish within the step time limit" err ||
+        fail "row $i rolled back without a spawn timeout"
+      hung=1 ;;
+    *) fail "row $i is '$row', expected '$prev,$n,$mech,ok'" ;;
+    esac
+  done
   expect_passed "$prev"
 }
 
 case $CASE in
-live-sequence-ompi) sequence ompi live 3 5 2 7 1 4 ;;
-relaunch-sequence-ompi) sequence ompi relaunch 3 5 2 7 1 4 ;;
-relaunch-sequence-mpich) sequence mpich relaunch 3 5 2 7 1 4 ;;
+live-sequence-ompi) sequence ompi auto live 3 5 2 7 1 4 ;;
+relaunch-sequence-ompi) sequence ompi relaunch relaunch 3 5 2 7 1 4 ;;
+relaunch-sequence-mpich) sequence mpich relaunch relaunch 3 5 2 7 1 4 ;;
+auto-sequence-mpich) sequence mpich auto relaunch 3 5 2 7 1 4 ;;
 random-sequence-ompi)
   # Twelve random sizes in 1..6 (seeded: the test is repeatable).
   sizes=$(awk 'BEGIN { srand(42); p = 3; for (i = 0; i < 12; i++) {
     do n = 1 + int(rand() * 6); while (n == p); printf "%d ", n; p = n } }')
-  sequence ompi live 3 $sizes ;;
+  sequence ompi auto live 3 $sizes ;;
 stress-cycles-ompi)
   # 100 expand/shrink cycles 2 -> 3 -> 2, live, without a hang or error.
   s=""

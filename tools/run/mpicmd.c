@@ -174,15 +174,18 @@ int morph__mpi_recovers(const struct morph__run_opts *o)
  * let leavers of a live shrink exit without MPI_Finalize, and keep the job
  * running when a process is lost (--enable-recovery): a joiner or leaver
  * killed inside an adaptation window is then survivable, libmorph rolls
- * back. morph run's crash monitor stops the job for losses outside a
- * window, which mpirun no longer does. */
+ * back. The joiners of a hung spawn, killed by libmorph, may also end
+ * with a non-zero status; orte_abort_on_non_zero_status would then abort
+ * the job, so it is off as well. morph run's crash monitor stops the job
+ * for losses outside a window, and the job's status comes from its BYE. */
 static int openmpi_args(const struct morph__run_opts *o, struct morph__argv *a)
 {
   int rc = MORPH_OK;
   if (!o->hostfile || !hostfile_has_slots(o->hostfile))
     rc |= morph__argv_push(a, "--oversubscribe");
   if (morph__mpi_recovers(o))
-    rc |= morph__argv_push(a, "--enable-recovery");
+    rc |= morph__argv_push(a, "--enable-recovery") | morph__argv_push(a, "--mca") |
+          morph__argv_push(a, "orte_abort_on_non_zero_status") | morph__argv_push(a, "0");
   if (o->hostfile)
     rc |= morph__argv_push(a, "--hostfile") | morph__argv_push(a, o->hostfile);
   rc |= morph__argv_push(a, "--mca") | morph__argv_push(a, "orte_allowed_exit_without_sync") |
@@ -233,15 +236,15 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
   return 0;
 }
 
-/* Removes <base>/ompi.<host>.<uid>/pid.<pid>, and the parent if empty. */
+/* Removes <base>/ompi.<host>.<uid>/pid.<pid>, and the parent if empty
+ * (also when a stopped mpirun removed its own folder but not the parent). */
 static void remove_session(const char *base, const char *host, int pid)
 {
   char top[PATH_MAX], dir[PATH_MAX + 32];
   snprintf(top, sizeof top, "%s/ompi.%s.%u", base, host, (unsigned)geteuid());
   snprintf(dir, sizeof dir, "%s/pid.%d", top, pid);
-  if (access(dir, F_OK) != 0)
-    return;
-  nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+  if (access(dir, F_OK) == 0)
+    nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
   rmdir(top);
 }
 
