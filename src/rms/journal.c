@@ -38,7 +38,7 @@ static const char schema[] =
 
 static int fail(morph__journal *j, const char *what)
 {
-  snprintf(j->errmsg, sizeof j->errmsg, "journal: %s: %s", what, sqlite3_errmsg(j->db));
+  snprintf(j->errmsg, sizeof j->errmsg, "journal: %.200s: %.200s", what, sqlite3_errmsg(j->db));
   return MORPH_EIO;
 }
 

@@ -195,7 +195,7 @@ int morph_open(MPI_Comm comm, const morph_options *opts, morph_ctx **out)
     morph_options_init(&ctx->opts);
   copy_paths(ctx);
   detect_platform(ctx);
-  ctx->last_point = morph__now();
+  ctx->last_point = ctx->last_window_end = morph__now();
   int rc = attach(ctx, comm);
   if (rc == MORPH_OK)
     rc = validate_open(ctx);

@@ -76,8 +76,11 @@ struct morph_ctx {
   morph_report report;
   int verdict;          /* last window's verdict (rank 0: read by unwaited
                            sends; others: written by a receive) */
-  int vote;             /* a joiner's vote, read by its send */
-  int64_t bytes_mine, bytes_all; /* buffers of the bytes-moved reduction */
+  int64_t vote[2];      /* a joiner's vote {outcome, bytes received} */
+  int agree_in, agree_out; /* buffers of the stayers' agreement */
+  int64_t bytes_mine, bytes_all; /* and of its byte count */
+  double last_window_end; /* morph__now() when the last window (or the
+                           context) ended: the spawn pause counts from it */
   int restore_pending;  /* relaunched: data comes from the checkpoint at the
                            first morph_point() */
   char restart_path[512];
@@ -133,7 +136,9 @@ typedef struct morph__window {
   int joiner;           /* this process was created for this window */
   void **newbufs;       /* per registration: the new local part */
   int64_t *newcounts;   /* per registration: its length */
-  int64_t bytes;        /* bytes this process sent */
+  int64_t bytes;        /* bytes this process received from others (the
+                           relaunch: wrote); after the vote, on the
+                           stayers: the window's total */
   char checkpoint[512]; /* relaunch */
   char why[256];        /* reason of a failure */
 } morph__window;

@@ -53,7 +53,7 @@ int morph_data_replicated(morph_ctx *ctx, const char *name, void *buf, int count
   if (!buf || count < 0)
     return morph__fail(ctx, MORPH_EINVAL, "replicated data '%s': NULL buffer or negative count",
                        name ? name : "");
-  morph__data *d;
+  morph__data *d = NULL;
   int rc = add(ctx, name, MORPH__DATA_REPLICATED, type, &d);
   if (rc != MORPH_OK)
     return rc;
@@ -79,7 +79,7 @@ static int add_distributed(morph_ctx *ctx, const char *name, enum morph__data_ki
   if (!buf || global < 0 || block < 1)
     return morph__fail(ctx, MORPH_EINVAL, "data '%s': NULL pointer, negative size or block < 1",
                        name ? name : "");
-  morph__data *d;
+  morph__data *d = NULL;
   int rc = add(ctx, name, kind, type, &d);
   if (rc != MORPH_OK)
     return rc;
@@ -116,7 +116,7 @@ int morph_data_varcount(morph_ctx *ctx, const char *name, void **buf, int64_t *c
   if (!buf || !count || *count < 0)
     return morph__fail(ctx, MORPH_EINVAL, "varcount data '%s': NULL pointer or negative count",
                        name ? name : "");
-  morph__data *d;
+  morph__data *d = NULL;
   int rc = add(ctx, name, MORPH__DATA_VARCOUNT, type, &d);
   if (rc != MORPH_OK)
     return rc;
@@ -130,7 +130,7 @@ int morph_data_callbacks(morph_ctx *ctx, const char *name, const morph_callbacks
   if (!cb || !cb->pack || !cb->unpack)
     return morph__fail(ctx, MORPH_EINVAL, "callbacks '%s': pack and unpack are required",
                        name ? name : "");
-  morph__data *d;
+  morph__data *d = NULL;
   int rc = add(ctx, name, MORPH__DATA_CALLBACKS, MPI_BYTE, &d);
   if (rc != MORPH_OK)
     return rc;

@@ -275,7 +275,9 @@ static int grow(morph_ctx *ctx, morph__window *w)
   spawn_job *j = spawn_job_new(ctx, w);
   if (!j)
     return MORPH_ENOMEM;
-  morph__sleep(ctx->opts.spawn_pause);
+  /* The pause guards against back-to-back spawns: only what is left of it
+   * since the previous reconfiguration is slept. */
+  morph__sleep(ctx->opts.spawn_pause - (morph__now() - ctx->last_window_end));
   int abandoned, rc = run_spawn(ctx, w, j, &abandoned);
   /* All parents must reach the same verdict before any uses the result. */
   rc = morph__agree(ctx->comm, rc, morph__now() + w->step_timeout);

@@ -219,7 +219,7 @@ static int write_checkpoint(morph_ctx *ctx, morph__window *w)
     rc = write_section(ctx, fh, &l, i);
   if (MPI_File_close(&fh) != MPI_SUCCESS && rc == MORPH_OK)
     rc = MORPH_EIO;
-  w->bytes = l.end / ctx->size;
+  w->bytes = ctx->rank == 0 ? l.end : 0; /* the file, once */
   layout_free(&l, ctx->ndata);
   return rc;
 }

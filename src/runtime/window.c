@@ -79,27 +79,29 @@ static enum state on_move(morph_ctx *ctx, morph__window *w, run *r)
   r->rc = check_signatures(ctx, w);
   if (r->rc == MORPH_OK)
     r->rc = r->ops->move(ctx, w);
-  ctx->report.t_redist = lap(r);
   return VOTE;
 }
 
 static int is_stayer(const morph__window *w) { return w->staycomm != MPI_COMM_NULL; }
 
-/* Rank 0 collects the outcome of every joiner. Leavers do not vote: once
- * the stayers hold all the data, a leaver that dies changes nothing. */
-static int collect_votes(morph__window *w, int rc, double deadline)
+/* Rank 0 collects the outcome of every joiner, with the bytes it received.
+ * Leavers do not vote: once the stayers hold all the data, a leaver that
+ * dies changes nothing. Vote buffers live in the context: after a timeout
+ * the receive stays posted. */
+static int collect_votes(morph_ctx *ctx, morph__window *w, int rc, double deadline)
 {
   int grow = w->new_size > w->old_size;
   for (int p = w->nonstay_lo; grow && p < w->nonstay_hi && rc == MORPH_OK; p++) {
-    int vote = MORPH_ETIMEDOUT;
+    ctx->vote[0] = MORPH_ETIMEDOUT, ctx->vote[1] = 0;
     MPI_Request req;
-    MPI_Irecv(&vote, 1, MPI_INT, p, TAG_VOTE, w->newcomm, &req);
+    MPI_Irecv(ctx->vote, 2, MPI_INT64_T, p, TAG_VOTE, w->newcomm, &req);
     if (morph__wait_all(1, &req, deadline) != MORPH_OK) {
       snprintf(w->why, sizeof w->why, "process %d of the window did not report in time", p);
       w->abandoned = 1;
       return MORPH_ETIMEDOUT;
     }
-    rc = vote;
+    rc = (int)ctx->vote[0];
+    w->bytes += ctx->vote[1];
   }
   return rc;
 }
@@ -114,11 +116,26 @@ static void send_verdicts(morph__window *w, int *verdict)
   }
 }
 
+/* The stayers' agreement, and the sum of the bytes every receiver got. */
+static int agree_and_count(morph_ctx *ctx, morph__window *w, int rc, double deadline)
+{
+  MPI_Request req[2];
+  ctx->agree_in = rc, ctx->bytes_mine = w->bytes;
+  MPI_Iallreduce(&ctx->agree_in, &ctx->agree_out, 1, MPI_INT, MPI_MIN, w->staycomm, &req[0]);
+  MPI_Iallreduce(&ctx->bytes_mine, &ctx->bytes_all, 1, MPI_INT64_T, MPI_SUM, w->staycomm,
+                 &req[1]);
+  int wr = morph__wait_all(2, req, deadline);
+  if (wr != MORPH_OK)
+    return wr;
+  w->bytes = ctx->bytes_all;
+  return ctx->agree_out;
+}
+
 static int stayer_vote(morph_ctx *ctx, morph__window *w, int rc, double deadline)
 {
   if (ctx->rank == 0)
-    rc = collect_votes(w, rc, deadline);
-  rc = morph__agree(w->staycomm, rc, deadline + w->step_timeout);
+    rc = collect_votes(ctx, w, rc, deadline);
+  rc = agree_and_count(ctx, w, rc, deadline + w->step_timeout);
   if (ctx->rank == 0) {
     /* The context outlives the unwaited sends that read the verdict. */
     ctx->verdict = rc;
@@ -132,9 +149,9 @@ static int other_vote(morph_ctx *ctx, morph__window *w, int rc, double deadline)
   MPI_Request req[2];
   int n = 0;
   /* Buffers in the context: after a timeout the requests stay active. */
-  ctx->vote = rc, ctx->verdict = MORPH_ETIMEDOUT;
+  ctx->vote[0] = rc, ctx->vote[1] = w->bytes, ctx->verdict = MORPH_ETIMEDOUT;
   if (w->new_size > w->old_size)
-    MPI_Isend(&ctx->vote, 1, MPI_INT, 0, TAG_VOTE, w->newcomm, &req[n++]);
+    MPI_Isend(ctx->vote, 2, MPI_INT64_T, 0, TAG_VOTE, w->newcomm, &req[n++]);
   MPI_Irecv(&ctx->verdict, 1, MPI_INT, 0, TAG_VERDICT, w->newcomm, &req[n++]);
   /* The stayers may take two step timeouts to agree. */
   if (morph__wait_all(n, req, deadline + 2 * w->step_timeout) != MORPH_OK) {
@@ -144,11 +161,14 @@ static int other_vote(morph_ctx *ctx, morph__window *w, int rc, double deadline)
   return ctx->verdict;
 }
 
+/* The redistribution phase ends when the vote shows that every process
+ * has its data, so its time includes waiting for the slowest one. */
 static enum state on_vote(morph_ctx *ctx, morph__window *w, run *r)
 {
   double deadline = morph__now() + w->step_timeout;
   r->rc = is_stayer(w) ? stayer_vote(ctx, w, r->rc, deadline)
                             : other_vote(ctx, w, r->rc, deadline);
+  ctx->report.t_redist = lap(r);
   return r->rc == MORPH_OK ? COMMIT : ROLLBACK;
 }
 
@@ -200,17 +220,7 @@ static void close_report(morph_ctx *ctx, morph__window *w, int rc)
   morph_report *rep = &ctx->report;
   rep->outcome = rc;
   rep->new_size = rc == MORPH_OK ? w->new_size : w->old_size;
-  MPI_Request req;
-  /* Time-limited, with buffers in the context: after a rollback caused by a
-   * dead process the reduction may never complete. */
-  ctx->bytes_mine = w->bytes;
-  if ((ctx->status != MORPH_LEAVING || ctx->relaunching) &&
-      MPI_Ireduce(&ctx->bytes_mine, &ctx->bytes_all, 1, MPI_INT64_T, MPI_SUM, 0, ctx->comm,
-                  &req) == MPI_SUCCESS &&
-      morph__wait_all(1, &req, morph__now() + w->step_timeout) == MORPH_OK)
-    rep->bytes_moved = ctx->bytes_all;
-  else
-    rep->bytes_moved = -1;
+  rep->bytes_moved = rc == MORPH_OK ? w->bytes : 0;
   if (rc == MORPH_OK)
     snprintf(rep->message, sizeof rep->message, "%d -> %d %s in %.3f s", w->old_size,
              w->new_size, morph_mechanism_name(w->mechanism),
@@ -233,6 +243,7 @@ int morph__window_run(morph_ctx *ctx, morph__window *w)
   while (s != DONE)
     s = handlers[s](ctx, w, &r);
   close_report(ctx, w, r.rc);
+  ctx->last_window_end = morph__now();
   if (r.rc != MORPH_OK && ctx->rank == 0)
     morph__log(MORPH_LOG_WARN, "0", "reconfiguration %d: %s", w->seq, ctx->report.message);
   return r.rc;

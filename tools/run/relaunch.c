@@ -84,7 +84,7 @@ void morph__relaunch_begin(struct morph__run *r)
 static void give_up(struct morph__run *r, const char *why)
 {
   char note[384];
-  snprintf(note, sizeof note, "%s; rollback at %d failed too (%s)", r->rollback_note,
+  snprintf(note, sizeof note, "%.200s; rollback at %d failed too (%.120s)", r->rollback_note,
            r->dec.ack.old_size, why);
   morph__resize_done(r, r->rollback_outcome, r->dec.ack.old_size, note);
   morph__say(r, 0, "cannot restart the job from %s; giving up", r->checkpoint);
