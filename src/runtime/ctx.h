@@ -34,6 +34,14 @@ typedef struct morph__data {
   morph_callbacks cb; /* CALLBACKS */
 } morph__data;
 
+/* What joiners need to know about their window, sent by rank 0. */
+typedef struct morph__window_wire {
+  int id, seq, old_size, new_size, mechanism;
+  int min, max, pref, sched_iterations;
+  int64_t iteration, skip;
+  double step_timeout, sched_period;
+} morph__window_wire;
+
 /* A decision the launcher sent and the job has not carried out yet. */
 typedef struct morph__decision {
   int pending;          /* rank 0: 1 if a decision waits */
@@ -77,7 +85,9 @@ struct morph_ctx {
   int verdict;          /* last window's verdict (rank 0: read by unwaited
                            sends; others: written by a receive) */
   int64_t vote[2];      /* a joiner's vote {outcome, bytes received} */
-  int agree_in, agree_out; /* buffers of the stayers' agreement */
+  int agree_in, agree_out; /* buffers of morph__agree */
+  uint64_t signature[3];  /* buffers of the registration check */
+  morph__window_wire wire; /* buffer of the joiners' window header */
   int64_t bytes_mine, bytes_all; /* and of its byte count */
   double last_window_end; /* morph__now() when the last window (or the
                            context) ended: the spawn pause counts from it */
@@ -143,13 +153,6 @@ typedef struct morph__window {
   char why[256];        /* reason of a failure */
 } morph__window;
 
-/* What joiners need to know about their window, sent by rank 0. */
-typedef struct morph__window_wire {
-  int id, seq, old_size, new_size, mechanism;
-  int min, max, pref, sched_iterations;
-  int64_t iteration, skip;
-  double step_timeout, sched_period;
-} morph__window_wire;
 
 /* The two mechanisms behind one interface (live.c, relaunch.c). Every
  * function is collective over the processes of the window and returns
@@ -185,8 +188,9 @@ void morph__data_install(morph_ctx *ctx, morph__window *w, int new_rank, int new
 void morph__data_discard(morph_ctx *ctx, morph__window *w);
 
 /* Agreement over comm: returns MORPH_OK on every process if every process
- * passed MORPH_OK, otherwise the first non-OK code seen (min). Time-limited
- * by deadline: MORPH_ETIMEDOUT if the others do not answer. */
-int morph__agree(MPI_Comm comm, int rc, double deadline);
+ * passed MORPH_OK, otherwise the smallest (most negative) code. Time-limited
+ * by deadline: MORPH_ETIMEDOUT if the others do not answer. Its buffers are
+ * in ctx, because a timed-out reduction stays active (wait.c). */
+int morph__agree(morph_ctx *ctx, MPI_Comm comm, int rc, double deadline);
 
 #endif /* MORPH_RUNTIME_CTX_H */

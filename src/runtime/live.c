@@ -247,9 +247,11 @@ static int kill_strays(morph_ctx *ctx)
   return killed;
 }
 
+/* The window's header for the joiners, from the context (a timed-out
+ * broadcast stays active and must not write into a dead stack frame). */
 static int send_wire(morph_ctx *ctx, morph__window *w)
 {
-  morph__window_wire wire = {
+  ctx->wire = (morph__window_wire){
     .id = w->id, .seq = w->seq, .old_size = w->old_size, .new_size = w->new_size,
     .mechanism = w->mechanism, .min = ctx->opts.min_procs, .max = ctx->opts.max_procs,
     .pref = ctx->opts.pref_procs, .sched_iterations = ctx->opts.sched_iterations,
@@ -257,7 +259,7 @@ static int send_wire(morph_ctx *ctx, morph__window *w)
     .sched_period = ctx->opts.sched_period,
   };
   MPI_Request req;
-  MPI_Ibcast(&wire, (int)sizeof wire, MPI_BYTE, 0, w->newcomm, &req);
+  MPI_Ibcast(&ctx->wire, (int)sizeof ctx->wire, MPI_BYTE, 0, w->newcomm, &req);
   return morph__wait_all(1, &req, morph__now() + w->step_timeout);
 }
 
@@ -280,7 +282,7 @@ static int grow(morph_ctx *ctx, morph__window *w)
   morph__sleep(ctx->opts.spawn_pause - (morph__now() - ctx->last_window_end));
   int abandoned, rc = run_spawn(ctx, w, j, &abandoned);
   /* All parents must reach the same verdict before any uses the result. */
-  rc = morph__agree(ctx->comm, rc, morph__now() + w->step_timeout);
+  rc = morph__agree(ctx, ctx->comm, rc, morph__now() + w->step_timeout);
   if (rc == MORPH_OK) {
     w->intercomm = j->inter, w->newcomm = j->merged;
     MPI_Comm_set_errhandler(w->newcomm, MPI_ERRORS_RETURN);
@@ -401,26 +403,26 @@ int morph__live_join(morph_ctx *ctx, MPI_Comm parent)
   if (MPI_Intercomm_merge(parent, 1, &merged) != MPI_SUCCESS)
     return morph__fail(ctx, MORPH_EMPI, "joiner: merging with the running job failed");
   morph__set_comm(ctx, merged);
-  morph__window_wire wire;
+  const morph__window_wire *wire = &ctx->wire;
   MPI_Request req;
-  MPI_Ibcast(&wire, (int)sizeof wire, MPI_BYTE, 0, merged, &req);
+  MPI_Ibcast(&ctx->wire, (int)sizeof ctx->wire, MPI_BYTE, 0, merged, &req);
   if (morph__wait_all(1, &req, morph__now() + ctx->opts.step_timeout) != MORPH_OK)
     return morph__fail(ctx, MORPH_ETIMEDOUT, "joiner: the running job sent no window");
   morph__window *w = calloc(1, sizeof *w);
   if (!w)
     return morph__fail(ctx, MORPH_ENOMEM, "joiner: no memory");
-  w->id = wire.id, w->seq = wire.seq, w->old_size = wire.old_size, w->new_size = wire.new_size;
-  w->mechanism = (morph_mechanism)wire.mechanism, w->iteration = wire.iteration;
-  w->step_timeout = wire.step_timeout;
+  w->id = wire->id, w->seq = wire->seq, w->old_size = wire->old_size, w->new_size = wire->new_size;
+  w->mechanism = (morph_mechanism)wire->mechanism, w->iteration = wire->iteration;
+  w->step_timeout = wire->step_timeout;
   w->joiner = 1, w->newcomm = merged, w->intercomm = parent;
   w->staycomm = w->spawncomm = MPI_COMM_NULL;
-  w->nonstay_lo = wire.old_size, w->nonstay_hi = wire.new_size;
-  ctx->opts.min_procs = wire.min, ctx->opts.max_procs = wire.max, ctx->opts.pref_procs = wire.pref;
-  ctx->opts.sched_iterations = wire.sched_iterations, ctx->opts.sched_period = wire.sched_period;
-  ctx->opts.step_timeout = wire.step_timeout;
-  ctx->skip = wire.skip;
-  ctx->reconf_seq = wire.seq;
-  ctx->iteration = wire.iteration;
+  w->nonstay_lo = wire->old_size, w->nonstay_hi = wire->new_size;
+  ctx->opts.min_procs = wire->min, ctx->opts.max_procs = wire->max, ctx->opts.pref_procs = wire->pref;
+  ctx->opts.sched_iterations = wire->sched_iterations, ctx->opts.sched_period = wire->sched_period;
+  ctx->opts.step_timeout = wire->step_timeout;
+  ctx->skip = wire->skip;
+  ctx->reconf_seq = wire->seq;
+  ctx->iteration = wire->iteration;
   ctx->status = MORPH_JOINING;
   ctx->pending = w;
   return MORPH_OK;

@@ -17,11 +17,13 @@
 #define TAG_BLOB_LEN 7302
 #define TAG_BLOB 7303
 
-/* Blobs of callback data received by one new rank, in old-rank order. */
+/* Blobs of callback data received by one new rank, in old-rank order.
+ * len64 is the receive buffer of the lengths (heap: see gather_counts). */
 typedef struct blobset {
   int n;
   void **blobs;
   size_t *lens;
+  int64_t *len64;
 } blobset;
 
 static void blobset_free(blobset *b)
@@ -31,6 +33,7 @@ static void blobset_free(blobset *b)
   if (b) {
     free(b->blobs);
     free(b->lens);
+    free(b->len64);
     free(b);
   }
 }
@@ -57,28 +60,29 @@ static int64_t received(const morph__plan *plan, int me, size_t elem_size)
 }
 
 /* Old local lengths of a varcount registration, gathered from the old
- * owners (ranks 0..old_size-1 of comm). */
+ * owners (ranks 0..old_size-1 of comm). The buffers are on the heap and
+ * leaked after a timeout: every buffer of a request that may be abandoned
+ * must outlive it. */
 static int gather_counts(const morph__data *d, MPI_Comm comm, int me, int old_size,
-                         int64_t **out)
+                         double deadline, int64_t **out)
 {
   int P;
   MPI_Comm_size(comm, &P);
-  int64_t mine = me < old_size ? *d->ucount : 0;
-  int64_t *all = malloc((size_t)P * sizeof *all);
+  int64_t *all = malloc((size_t)(P + 1) * sizeof *all);
   if (!all)
     return MORPH_ENOMEM;
+  all[P] = me < old_size ? *d->ucount : 0;
   MPI_Request req;
-  int rc = MPI_Iallgather(&mine, 1, MPI_INT64_T, all, 1, MPI_INT64_T, comm, &req) == MPI_SUCCESS
-               ? MORPH_OK
-               : MORPH_EMPI;
-  if (rc == MORPH_OK)
-    rc = morph__wait_all(1, &req, 0); /* bounded by the next step's deadline */
-  if (rc != MORPH_OK) {
+  if (MPI_Iallgather(&all[P], 1, MPI_INT64_T, all, 1, MPI_INT64_T, comm, &req) != MPI_SUCCESS) {
     free(all);
-    return rc;
+    return MORPH_EMPI;
   }
-  *out = all;
-  return MORPH_OK;
+  int rc = morph__wait_all(1, &req, deadline);
+  if (rc == MORPH_OK)
+    *out = all;
+  else if (rc != MORPH_ETIMEDOUT)
+    free(all);
+  return rc;
 }
 
 /*
@@ -103,7 +107,7 @@ static int move_distributed(morph__data *d, morph__window *w, int me, int i, dou
   int64_t *counts = NULL;
   int rc = MORPH_OK;
   if (d->kind == MORPH__DATA_VARCOUNT)
-    rc = gather_counts(d, w->newcomm, me, w->old_size, &counts);
+    rc = gather_counts(d, w->newcomm, me, w->old_size, deadline, &counts);
   if (rc != MORPH_OK)
     return rc;
   morph__dist dist = {MORPH__DIST_BLOCK, d->global, d->block};
@@ -128,7 +132,8 @@ static int move_distributed(morph__data *d, morph__window *w, int me, int i, dou
   return rc;
 }
 
-/* Callback data: old rank r's blob goes to new rank r mod N. */
+/* Callback data: old rank r's blob goes to new rank r mod N. `len` is on
+ * the heap (see gather_counts). */
 static int send_blob(morph__data *d, morph__window *w, int me, MPI_Request *reqs, int *nreq,
                      void **blob, int64_t *len)
 {
@@ -149,24 +154,24 @@ static int recv_blobs(morph__window *w, int me, blobset *b, double deadline)
     b->n++;
   b->blobs = calloc((size_t)b->n + 1, sizeof *b->blobs);
   b->lens = calloc((size_t)b->n + 1, sizeof *b->lens);
-  if (!b->blobs || !b->lens)
+  b->len64 = calloc((size_t)b->n + 1, sizeof *b->len64);
+  if (!b->blobs || !b->lens || !b->len64)
     return MORPH_ENOMEM;
   int k = 0;
   for (int src = me; src < w->old_size; src += w->new_size, k++) {
-    int64_t len;
     MPI_Request req;
-    MPI_Irecv(&len, 1, MPI_INT64_T, src, TAG_BLOB_LEN, w->newcomm, &req);
+    MPI_Irecv(&b->len64[k], 1, MPI_INT64_T, src, TAG_BLOB_LEN, w->newcomm, &req);
     int rc = morph__wait_all(1, &req, deadline);
-    if (rc == MORPH_OK && !(b->blobs[k] = malloc((size_t)len + 1)))
+    if (rc == MORPH_OK && !(b->blobs[k] = malloc((size_t)b->len64[k] + 1)))
       rc = MORPH_ENOMEM;
     if (rc == MORPH_OK)
-      MPI_Irecv(b->blobs[k], (int)len, MPI_BYTE, src, TAG_BLOB, w->newcomm, &req);
+      MPI_Irecv(b->blobs[k], (int)b->len64[k], MPI_BYTE, src, TAG_BLOB, w->newcomm, &req);
     if (rc == MORPH_OK)
       rc = morph__wait_all(1, &req, deadline);
     if (rc != MORPH_OK)
       return rc;
-    b->lens[k] = (size_t)len;
-    w->bytes += src == me ? 0 : len;
+    b->lens[k] = (size_t)b->len64[k];
+    w->bytes += src == me ? 0 : b->len64[k];
   }
   return MORPH_OK;
 }
@@ -176,9 +181,11 @@ static int move_callbacks(morph__data *d, morph__window *w, int me, int i, doubl
   MPI_Request reqs[2];
   int nreq = 0, rc = MORPH_OK;
   void *blob = NULL;
-  int64_t len = 0;
+  int64_t *len = malloc(sizeof *len);
+  if (!len)
+    return MORPH_ENOMEM;
   if (me < w->old_size)
-    rc = send_blob(d, w, me, reqs, &nreq, &blob, &len);
+    rc = send_blob(d, w, me, reqs, &nreq, &blob, len);
   blobset *b = calloc(1, sizeof *b);
   if (rc == MORPH_OK && !b)
     rc = MORPH_ENOMEM;
@@ -186,8 +193,10 @@ static int move_callbacks(morph__data *d, morph__window *w, int me, int i, doubl
     rc = recv_blobs(w, me, b, deadline);
   int sent = nreq == 0 || morph__wait_all(nreq, reqs, deadline) == MORPH_OK;
   /* A blob still being sent after the deadline belongs to MPI: leak it. */
-  if (sent)
+  if (sent) {
     free(blob);
+    free(len);
+  }
   w->newbufs[i] = b;
   return rc != MORPH_OK ? rc : sent ? MORPH_OK : MORPH_ETIMEDOUT;
 }

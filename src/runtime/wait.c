@@ -34,12 +34,13 @@ int morph__wait_all(int n, MPI_Request *reqs, double deadline)
   return rc;
 }
 
-int morph__agree(MPI_Comm comm, int rc, double deadline)
+int morph__agree(morph_ctx *ctx, MPI_Comm comm, int rc, double deadline)
 {
-  int out = rc;
   MPI_Request req;
-  if (MPI_Iallreduce(&rc, &out, 1, MPI_INT, MPI_MIN, comm, &req) != MPI_SUCCESS)
+  ctx->agree_in = ctx->agree_out = rc;
+  if (MPI_Iallreduce(&ctx->agree_in, &ctx->agree_out, 1, MPI_INT, MPI_MIN, comm, &req) !=
+      MPI_SUCCESS)
     return MORPH_EMPI;
   int w = morph__wait_all(1, &req, deadline);
-  return w != MORPH_OK ? w : out;
+  return w != MORPH_OK ? w : ctx->agree_out;
 }

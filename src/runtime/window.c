@@ -55,18 +55,20 @@ static enum state on_prepare(morph_ctx *ctx, morph__window *w, run *r)
  * the transfers of different processes pair up wrongly. */
 static int check_signatures(morph_ctx *ctx, morph__window *w)
 {
-  uint64_t sig = morph__data_signature(ctx), lo = sig, hi = sig;
+  /* Buffers in the context: after a timeout the reductions stay active. */
+  uint64_t *sig = ctx->signature;
+  sig[0] = sig[1] = sig[2] = morph__data_signature(ctx);
   MPI_Request req[2];
   double deadline = morph__now() + w->step_timeout;
-  MPI_Iallreduce(&sig, &lo, 1, MPI_UINT64_T, MPI_MIN, w->newcomm, &req[0]);
-  MPI_Iallreduce(&sig, &hi, 1, MPI_UINT64_T, MPI_MAX, w->newcomm, &req[1]);
+  MPI_Iallreduce(&sig[0], &sig[1], 1, MPI_UINT64_T, MPI_MIN, w->newcomm, &req[0]);
+  MPI_Iallreduce(&sig[0], &sig[2], 1, MPI_UINT64_T, MPI_MAX, w->newcomm, &req[1]);
   int rc = morph__wait_all(2, req, deadline);
   if (rc == MORPH_ETIMEDOUT) {
     w->abandoned = 1;
     snprintf(w->why, sizeof w->why, "a process of the window stopped answering (died?) "
              "before any data moved");
   }
-  if (rc == MORPH_OK && lo != hi) {
+  if (rc == MORPH_OK && sig[1] != sig[2]) {
     snprintf(w->why, sizeof w->why, "processes registered different data (names, kinds, "
              "types or sizes differ)");
     rc = MORPH_EMISMATCH;
@@ -119,16 +121,13 @@ static void send_verdicts(morph__window *w, int *verdict)
 /* The stayers' agreement, and the sum of the bytes every receiver got. */
 static int agree_and_count(morph_ctx *ctx, morph__window *w, int rc, double deadline)
 {
-  MPI_Request req[2];
-  ctx->agree_in = rc, ctx->bytes_mine = w->bytes;
-  MPI_Iallreduce(&ctx->agree_in, &ctx->agree_out, 1, MPI_INT, MPI_MIN, w->staycomm, &req[0]);
-  MPI_Iallreduce(&ctx->bytes_mine, &ctx->bytes_all, 1, MPI_INT64_T, MPI_SUM, w->staycomm,
-                 &req[1]);
-  int wr = morph__wait_all(2, req, deadline);
-  if (wr != MORPH_OK)
-    return wr;
-  w->bytes = ctx->bytes_all;
-  return ctx->agree_out;
+  MPI_Request req;
+  ctx->bytes_mine = w->bytes;
+  MPI_Iallreduce(&ctx->bytes_mine, &ctx->bytes_all, 1, MPI_INT64_T, MPI_SUM, w->staycomm, &req);
+  rc = morph__agree(ctx, w->staycomm, rc, deadline);
+  if (rc == MORPH_OK && morph__wait_all(1, &req, deadline) == MORPH_OK)
+    w->bytes = ctx->bytes_all;
+  return rc;
 }
 
 static int stayer_vote(morph_ctx *ctx, morph__window *w, int rc, double deadline)
