@@ -163,8 +163,12 @@ void morph_report_print(const morph_report *rep, FILE *out)
           t.all.exec, t.all.completion);
   fprintf(out, "  makespan %.1f s, throughput %.5f jobs/s, allocation %.2f %% of %d %s\n",
           t.makespan, t.throughput, 100.0 * t.allocation_rate, rep->cfg.units, rep->unit_name);
-  fprintf(out, "  energy %.2f kWh (idle %.0f W, loaded %.0f W), %zu resizes\n", t.energy_kwh,
-          rep->cfg.idle_w, rep->cfg.loaded_w, t.resizes);
+  /* Watts are per unit: "per slot" where a node's power is shared by its
+   * slots, so that a reader does not take them for a node's. */
+  int n = (int)strlen(rep->unit_name);
+  fprintf(out, "  energy %.2f kWh (idle %.1f W, loaded %.1f W per %.*s), %zu resizes\n",
+          t.energy_kwh, rep->cfg.idle_w, rep->cfg.loaded_w,
+          n > 1 && rep->unit_name[n - 1] == 's' ? n - 1 : n, rep->unit_name, t.resizes);
   for (int k = 0; k < MORPH_KIND_COUNT; k++)
     if (t.kind[k].jobs && t.kind[k].jobs != t.completed)
       fprintf(out, "  %-9s %zu jobs: wait %.1f s, execution %.1f s, completion %.1f s\n",
