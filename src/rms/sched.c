@@ -53,6 +53,8 @@ static void fill_running(morph_policy_job *p, const morph__job *job)
    * the engine must leave it alone. */
   p->resizing = job->rz_id != 0 || job->conn < 0 ||
                 (morph_job_kind_malleable(job->kind) && !job->ready);
+  /* A shrink in flight will free its slots: rdmr counts them as coming. */
+  p->resize_to = job->rz_id != 0 ? job->rz_to : 0;
   p->failed_resizes = job->failed_resizes;
 }
 
