@@ -70,6 +70,7 @@ struct morph_ctx {
   int reconf_seq;       /* reconfigurations attempted so far */
   int live_ok;          /* dynamic processes usable (1) or not (0) */
   int thread_multiple;  /* MPI_THREAD_MULTIPLE available */
+  int warned_threads;   /* said once that spawns are not time-limited */
   int allow_early_exit; /* mpirun lets a process exit without finalize */
   struct morph__window *pending; /* joiner: the window it was created for,
                            completed at its first morph_point() */

@@ -164,6 +164,9 @@ static int run_spawn(morph_ctx *ctx, morph__window *w, spawn_job *j, int *abando
 {
   *abandoned = 0;
   if (!ctx->thread_multiple) {
+    if (!ctx->warned_threads++ && ctx->rank == 0)
+      morph__log(MORPH_LOG_WARN, "0", "MPI was not initialised with MPI_THREAD_MULTIPLE: "
+                 "spawns run without a time limit and a hung spawn hangs the job");
     spawn_main(j);
     return j->rc;
   }
