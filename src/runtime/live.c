@@ -399,6 +399,27 @@ const morph__mech_ops morph__mech_live = {
   "live", live_prepare, live_move, live_commit, live_rollback,
 };
 
+/* The joiner's copy of the window and of the job's settings. */
+static morph__window *window_from_wire(morph_ctx *ctx, MPI_Comm merged, MPI_Comm parent)
+{
+  const morph__window_wire *wire = &ctx->wire;
+  morph__window *w = calloc(1, sizeof *w);
+  if (!w)
+    return NULL;
+  w->id = wire->id, w->seq = wire->seq, w->old_size = wire->old_size, w->new_size = wire->new_size;
+  w->mechanism = (morph_mechanism)wire->mechanism, w->iteration = wire->iteration;
+  w->step_timeout = wire->step_timeout;
+  w->joiner = 1, w->newcomm = merged, w->intercomm = parent;
+  w->staycomm = w->spawncomm = MPI_COMM_NULL;
+  w->nonstay_lo = wire->old_size, w->nonstay_hi = wire->new_size;
+  morph_options *o = &ctx->opts;
+  o->min_procs = wire->min, o->max_procs = wire->max, o->pref_procs = wire->pref;
+  o->sched_iterations = wire->sched_iterations, o->sched_period = wire->sched_period;
+  o->step_timeout = wire->step_timeout;
+  ctx->skip = wire->skip, ctx->reconf_seq = wire->seq, ctx->iteration = wire->iteration;
+  return w;
+}
+
 int morph__live_join(morph_ctx *ctx, MPI_Comm parent)
 {
   MPI_Comm merged;
@@ -406,27 +427,12 @@ int morph__live_join(morph_ctx *ctx, MPI_Comm parent)
   if (MPI_Intercomm_merge(parent, 1, &merged) != MPI_SUCCESS)
     return morph__fail(ctx, MORPH_EMPI, "joiner: merging with the running job failed");
   morph__set_comm(ctx, merged);
-  const morph__window_wire *wire = &ctx->wire;
   MPI_Request req;
   MPI_Ibcast(&ctx->wire, (int)sizeof ctx->wire, MPI_BYTE, 0, merged, &req);
   if (morph__wait_all(1, &req, morph__now() + ctx->opts.step_timeout) != MORPH_OK)
     return morph__fail(ctx, MORPH_ETIMEDOUT, "joiner: the running job sent no window");
-  morph__window *w = calloc(1, sizeof *w);
-  if (!w)
+  if (!(ctx->pending = window_from_wire(ctx, merged, parent)))
     return morph__fail(ctx, MORPH_ENOMEM, "joiner: no memory");
-  w->id = wire->id, w->seq = wire->seq, w->old_size = wire->old_size, w->new_size = wire->new_size;
-  w->mechanism = (morph_mechanism)wire->mechanism, w->iteration = wire->iteration;
-  w->step_timeout = wire->step_timeout;
-  w->joiner = 1, w->newcomm = merged, w->intercomm = parent;
-  w->staycomm = w->spawncomm = MPI_COMM_NULL;
-  w->nonstay_lo = wire->old_size, w->nonstay_hi = wire->new_size;
-  ctx->opts.min_procs = wire->min, ctx->opts.max_procs = wire->max, ctx->opts.pref_procs = wire->pref;
-  ctx->opts.sched_iterations = wire->sched_iterations, ctx->opts.sched_period = wire->sched_period;
-  ctx->opts.step_timeout = wire->step_timeout;
-  ctx->skip = wire->skip;
-  ctx->reconf_seq = wire->seq;
-  ctx->iteration = wire->iteration;
   ctx->status = MORPH_JOINING;
-  ctx->pending = w;
   return MORPH_OK;
 }
