@@ -194,6 +194,7 @@ int main(int argc, char **argv) {
       break;
     cg_step(morph_comm(m), &v, g, &rr);
     app_delay(&a);
+    app_work(&a, morph_comm(m));
   }
   free(v.pall);
   int ok = !a.check || check(morph_comm(m), &a, tol, &v, it);

@@ -23,6 +23,10 @@ typedef struct app_args {
   int check;       /* --check (default) / --no-check */
   double delay_ms; /* --delay-ms X: sleep X ms per iteration, so that an
                       iteration lasts long enough for demos and benchmarks */
+  double work_ms;   /* --work-ms X: emulated parallel work, X / P ms per
+                       iteration on each of the P processes (strong scaling) */
+  double serial_ms; /* --serial-ms Y: emulated serial work, Y ms per
+                       iteration whatever P (Amdahl's serial part) */
 } app_args;
 
 /* An option of one application only: --name VALUE stored in *ptr. */
@@ -43,6 +47,13 @@ int app_parse(int argc, char **argv, const char *about, app_args *a, const app_o
 
 /* Sleeps for --delay-ms (no-op when 0). */
 void app_delay(const app_args *a);
+
+/* Sleeps --serial-ms + --work-ms / P ms, P the size of comm (no-op when
+ * both are 0). Called once per iteration, it makes the iteration's time
+ * follow Amdahl's law in the process count, as compute-bound work would on
+ * enough cores: sleeping processes share two oversubscribed cores without
+ * slowing each other, so a job that grows really runs faster. */
+void app_work(const app_args *a, MPI_Comm comm);
 
 /* Aborts the job with morph's message if rc is an error. Examples stop at
  * the first failure; a production code would decide per call. */

@@ -8,7 +8,7 @@
 
 #include "app.h"
 
-enum { OPT_CHECK = 256, OPT_NO_CHECK, OPT_DELAY, OPT_EXTRA = 512 };
+enum { OPT_CHECK = 256, OPT_NO_CHECK, OPT_DELAY, OPT_WORK, OPT_SERIAL, OPT_EXTRA = 512 };
 
 static const struct option common_opts[] = {
     {"size", required_argument, NULL, 'n'},
@@ -16,6 +16,8 @@ static const struct option common_opts[] = {
     {"check", no_argument, NULL, OPT_CHECK},
     {"no-check", no_argument, NULL, OPT_NO_CHECK},
     {"delay-ms", required_argument, NULL, OPT_DELAY},
+    {"work-ms", required_argument, NULL, OPT_WORK},
+    {"serial-ms", required_argument, NULL, OPT_SERIAL},
     {"help", no_argument, NULL, 'h'},
 };
 #define NCOMMON ((int)(sizeof common_opts / sizeof common_opts[0]))
@@ -33,6 +35,9 @@ static void usage(const char *prog, const char *about, const app_args *a, const 
   printf("      --check        compare with a static run at the end (default)\n");
   printf("      --no-check     skip that comparison\n");
   printf("      --delay-ms X   sleep X ms per iteration (default %g)\n", a->delay_ms);
+  printf("      --work-ms X    sleep X / P ms per iteration on P processes (default %g)\n",
+         a->work_ms);
+  printf("      --serial-ms Y  sleep Y ms per iteration whatever P (default %g)\n", a->serial_ms);
   for (int k = 0; extra && extra[k].name; k++)
     printf("      --%-12s %s\n", extra[k].name, extra[k].help);
 }
@@ -79,6 +84,8 @@ static int handle(int c, const app_option *extra, app_args *a) {
   case OPT_CHECK: a->check = 1; return 0;
   case OPT_NO_CHECK: a->check = 0; return 0;
   case OPT_DELAY: return store('d', &a->delay_ms, optarg);
+  case OPT_WORK: return store('d', &a->work_ms, optarg);
+  case OPT_SERIAL: return store('d', &a->serial_ms, optarg);
   default:
     if (c >= OPT_EXTRA)
       return store(extra[c - OPT_EXTRA].kind, extra[c - OPT_EXTRA].ptr, optarg);
@@ -112,11 +119,21 @@ int app_parse(int argc, char **argv, const char *about, app_args *a, const app_o
   return rc;
 }
 
-void app_delay(const app_args *a) {
-  if (a->delay_ms <= 0)
+static void sleep_ms(double ms) {
+  if (ms <= 0)
     return;
-  double s = a->delay_ms / 1e3;
+  double s = ms / 1e3;
   struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
   while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
     ;
+}
+
+void app_delay(const app_args *a) { sleep_ms(a->delay_ms); }
+
+void app_work(const app_args *a, MPI_Comm comm) {
+  if (a->work_ms <= 0 && a->serial_ms <= 0)
+    return;
+  int p = 1;
+  MPI_Comm_size(comm, &p);
+  sleep_ms(a->serial_ms + a->work_ms / p);
 }

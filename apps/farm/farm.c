@@ -105,7 +105,8 @@ int main(int argc, char **argv) {
   const app_option extra[] = {
       {"per-round", 'l', &per_round, "tasks per round, between two morph points (20)"}, {0}};
   int rc = app_parse(argc, argv, "Master-worker task farm (native morph API); --size is the "
-                     "number of tasks, --delay-ms applies per task, --iters is unused.", &a, extra);
+                     "number of tasks, --delay-ms applies per task, --work-ms and --serial-ms per round, "
+                     "--iters is unused.", &a, extra);
   if (rc != 0 || a.size < 1 || a.size > 1 << 30 || per_round < 1) {
     MPI_Finalize();
     return rc > 0 ? 0 : 2;
@@ -130,6 +131,7 @@ int main(int argc, char **argv) {
       master(morph_comm(m), results, next, end, &a);
     else
       worker(morph_comm(m), &a);
+    app_work(&a, morph_comm(m)); /* per round */
     next = end;                                                       /* morph */
   }                                                                   /* morph */
   int ok = !a.check || check(morph_comm(m), &a, results);

@@ -125,6 +125,7 @@ int main(int argc, char **argv) {
     app_progress(m, &seen);                                           /* morph */
     heat_step(morph_comm(m), u, w, nx, ny, morph_local_offset(m, "u"), morph_local_count(m, "u"));
     app_delay(&a);
+    app_work(&a, morph_comm(m));
   }
   free(w);
   int ok = !a.check || check(morph_comm(m), &a, u, morph_local_count(m, "u"));

@@ -124,6 +124,7 @@ int main(int argc, char **argv) {
     jacobi_step(morph_comm(m), A, b, x, xall, xall + n, n, morph_local_offset(m, "x"),
                 morph_local_count(m, "x"));
     app_delay(&a);
+    app_work(&a, morph_comm(m));
   }
   free(xall);
   int ok = !a.check || check(morph_comm(m), &a, x, morph_local_count(m, "x"));

@@ -146,6 +146,7 @@ static int nbody(particle *p, int size, int first, sim *s) {
     app_progress(DMR_Morph(), &s->seen);                                /* morph */
     step(DMR_COMM_WORLD, p, size, s);
     app_delay(s->a);
+    app_work(s->a, DMR_COMM_WORLD);
   }
   int ok = !s->a->check || check(DMR_COMM_WORLD, p, size, s);
   free(p);
