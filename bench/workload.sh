@@ -30,16 +30,19 @@ bin=$build/bin
 out=${out:-$(mktemp -d /tmp/morph-bench.XXXXXX)}
 mkdir -p "$out"
 
-# app, rigid request, min, pref, max, arguments. Iterations sleep
-# --delay-ms (oversubscribed slots share 2 cores); farm's tasks spread over
-# its workers, so farm runs faster when it grows, the others do not.
+# app, rigid request, min, pref, max, arguments. Iterations emulate
+# strong-scaling work: --work-ms W --serial-ms S sleep S + W/P ms per
+# iteration (farm: per round) on P processes, so every job runs faster when
+# it grows, as compute-bound codes would on cores of their own (the 2
+# shared cores only hold the sleeping processes). At the rigid request each
+# job lasts about as long as with the earlier fixed --delay-ms.
 apps=(
-  "farm|3|2|3|5|--size 150 --delay-ms 100"
-  "jacobi|2|1|2|4|--iters 300 --delay-ms 50"
-  "farm|2|2|2|4|--size 100 --delay-ms 100"
-  "heat|2|1|2|3|--iters 300 --delay-ms 50"
-  "cg|2|1|2|3|--delay-ms 150"
-  "nbody|2|1|2|3|--size 64 --iters 250 --delay-ms 50"
+  "farm|3|2|3|5|--size 150 --per-round 5 --work-ms 750 --serial-ms 5"
+  "jacobi|2|1|2|4|--size 64 --iters 300 --work-ms 100 --serial-ms 5"
+  "farm|2|2|2|4|--size 100 --per-round 5 --work-ms 1000 --serial-ms 5"
+  "heat|2|1|2|3|--size 32 --iters 300 --work-ms 100 --serial-ms 5"
+  "cg|2|1|2|3|--work-ms 300 --serial-ms 5"
+  "nbody|2|1|2|3|--size 64 --iters 250 --work-ms 100 --serial-ms 5"
 )
 
 # Writes the workload: kind fixed or flexible; submissions 4 s apart.
