@@ -11,6 +11,9 @@
 #include "run.h"
 
 #define TICK_MS 100
+/* While leavers are on their way out, look more often: their slots are
+ * handed on as soon as they are gone. */
+#define SETTLE_TICK_MS 10
 
 static void poll_once(struct morph__run *r)
 {
@@ -20,7 +23,7 @@ static void poll_once(struct morph__run *r)
     {.fd = r->relay.conn.fd, .events = POLLIN},
   };
   /* Negative fds are ignored by poll(), so absent peers need no care. */
-  if (poll(p, 3, TICK_MS) <= 0)
+  if (poll(p, 3, r->settling ? SETTLE_TICK_MS : TICK_MS) <= 0)
     return;
   if (p[0].revents & POLLIN)
     morph__server_accept(r);
