@@ -84,6 +84,10 @@ void *app_gather(const void *local, int64_t count, MPI_Datatype type, MPI_Comm c
 /* ||a - b||_2 / ||b||_2 (0 when both are zero). */
 double app_rel_diff(const double *a, const double *b, int64_t n);
 
+/* Index of the first of n elements of `size` bytes where a and b differ
+ * bit for bit, or -1 if they are equal: the bitwise checks. */
+int64_t app_first_difference(const void *a, const void *b, int64_t n, size_t size);
+
 /*
  * Makes rank 0's verdict everybody's: rank 0 prints "CHECK PASSED <text>"
  * or "CHECK FAILED <text>" and broadcasts `ok`. Returns the verdict on every

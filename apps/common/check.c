@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "app.h"
 
@@ -67,6 +68,14 @@ double app_rel_diff(const double *a, const double *b, int64_t n) {
     den += b[i] * b[i];
   }
   return den > 0 ? sqrt(num / den) : sqrt(num);
+}
+
+int64_t app_first_difference(const void *a, const void *b, int64_t n, size_t size) {
+  const char *x = a, *y = b;
+  for (int64_t i = 0; i < n; i++)
+    if (memcmp(x + (size_t)i * size, y + (size_t)i * size, size) != 0)
+      return i;
+  return -1;
 }
 
 int app_verdict(MPI_Comm comm, int ok, const char *fmt, ...) {

@@ -76,9 +76,7 @@ static int check(MPI_Comm comm, const app_args *a, const double *u, int64_t rows
       memcpy(w + nx, us, sizeof(double) * (size_t)(ny * nx));
       update_rows(w, us, nx, ny, 0, ny);
     }
-    for (int64_t i = cells - 1; i >= 0; i--)
-      if (memcmp(&got[i], &us[i], sizeof(double)) != 0)
-        bad = i;
+    bad = app_first_difference(got, us, cells, sizeof *us);
     free(us);
     free(got);
   }

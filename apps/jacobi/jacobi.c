@@ -74,9 +74,7 @@ static int check(MPI_Comm comm, const app_args *a, const double *x, int64_t rows
       sweep_rows(A, b, xs, xnew, n, 0, n);
       memcpy(xs, xnew, sizeof(double) * (size_t)n);
     }
-    for (int64_t i = n - 1; i >= 0; i--)
-      if (memcmp(&got[i], &xs[i], sizeof(double)) != 0)
-        bad = i;
+    bad = app_first_difference(got, xs, n, sizeof *xs);
     free(A);
     free(got);
   }

@@ -118,9 +118,7 @@ static int check(MPI_Comm comm, const particle *p, int size, sim *s) {
       memcpy(s->all, ps, sizeof *ps * (size_t)n);
       advance(s->all, n, ps, 0, n);
     }
-    for (int64_t i = n - 1; i >= 0; i--)
-      if (got_n != n || memcmp(&got[i], &ps[i], sizeof *ps) != 0)
-        bad = i;
+    bad = got_n != n ? 0 : app_first_difference(got, ps, n, sizeof *ps);
     free(ps);
     free(got);
   }
