@@ -15,6 +15,7 @@
  *     varcount     old-size counts, then the elements in rank order
  *     callbacks    old-size blob lengths, then the blobs in rank order
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,18 +38,70 @@ typedef struct ckpt_entry {
   int64_t kind, elem_size, global, block, count, offset, length;
 } ckpt_entry;
 
-/* Writes or reads len bytes at off, in pieces MPI's int counts can take. */
-static int io_bytes(MPI_File fh, int64_t off, void *buf, int64_t len, int write)
+/*
+ * The checkpoint file: MPI-IO normally. After a spawn hung inside Open MPI
+ * the job should create no communicators any more (the stuck spawn may
+ * hold that machinery; seen here: a relaunch after a real PMIx spawn hang
+ * stalled in its checkpoint on one rank), so the same layout is written
+ * with POSIX I/O instead (fd >= 0).
+ */
+typedef struct ckpt_file {
+  MPI_File fh;
+  int fd;
+} ckpt_file;
+
+static int posix_bytes(int fd, int64_t off, char *p, int64_t len, int write)
 {
+  for (int64_t done = 0; done < len;) {
+    ssize_t n = write ? pwrite(fd, p + done, (size_t)(len - done), (off_t)(off + done))
+                      : pread(fd, p + done, (size_t)(len - done), (off_t)(off + done));
+    if (n <= 0)
+      return MORPH_EIO;
+    done += n;
+  }
+  return MORPH_OK;
+}
+
+/* Writes or reads len bytes at off, in pieces MPI's int counts can take. */
+static int io_bytes(ckpt_file *f, int64_t off, void *buf, int64_t len, int write)
+{
+  if (f->fd >= 0)
+    return posix_bytes(f->fd, off, buf, len, write);
   for (int64_t done = 0; done < len; done += CHUNK) {
     int n = (int)(len - done < CHUNK ? len - done : CHUNK);
     char *p = (char *)buf + done;
-    int rc = write ? MPI_File_write_at(fh, off + done, p, n, MPI_BYTE, MPI_STATUS_IGNORE)
-                   : MPI_File_read_at(fh, off + done, p, n, MPI_BYTE, MPI_STATUS_IGNORE);
+    int rc = write ? MPI_File_write_at(f->fh, off + done, p, n, MPI_BYTE, MPI_STATUS_IGNORE)
+                   : MPI_File_read_at(f->fh, off + done, p, n, MPI_BYTE, MPI_STATUS_IGNORE);
     if (rc != MPI_SUCCESS)
       return MORPH_EIO;
   }
   return MORPH_OK;
+}
+
+/* Opens the checkpoint. Collective over ctx->comm. */
+static int ckpt_open(morph_ctx *ctx, const char *path, int write, ckpt_file *f)
+{
+  f->fd = -1;
+  if (!ctx->spawn_hung) {
+    int mode = write ? MPI_MODE_CREATE | MPI_MODE_WRONLY : MPI_MODE_RDONLY;
+    return MPI_File_open(ctx->comm, path, mode, MPI_INFO_NULL, &f->fh) == MPI_SUCCESS ? MORPH_OK
+                                                                                     : MORPH_EIO;
+  }
+  /* Rank 0 creates the file before the others open it. */
+  int rc = MORPH_OK;
+  if (ctx->rank == 0 && (f->fd = open(path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0600)) < 0)
+    rc = MORPH_EIO;
+  MPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MIN, ctx->comm);
+  if (rc == MORPH_OK && ctx->rank != 0 && (f->fd = open(path, O_WRONLY | O_CLOEXEC)) < 0)
+    rc = MORPH_EIO;
+  return rc;
+}
+
+static int ckpt_close(ckpt_file *f)
+{
+  if (f->fd >= 0)
+    return close(f->fd) == 0 ? MORPH_OK : MORPH_EIO;
+  return MPI_File_close(&f->fh) == MPI_SUCCESS ? MORPH_OK : MORPH_EIO;
 }
 
 static morph__dist dist_of(const morph__data *d, int64_t global)
@@ -60,7 +113,7 @@ static morph__dist dist_of(const morph__data *d, int64_t global)
 }
 
 /* Block-cyclic: the local blocks of `rank` of `P` one by one, in order. */
-static int io_cyclic(MPI_File fh, int64_t base, const morph__data *d, void *buf, int rank, int P,
+static int io_cyclic(ckpt_file *fh, int64_t base, const morph__data *d, void *buf, int rank, int P,
                      int write)
 {
   int64_t nblocks = (d->global + d->block - 1) / d->block, local = 0;
@@ -167,7 +220,7 @@ static int64_t prefix(const int64_t *v, int r)
   return s;
 }
 
-static int write_section(morph_ctx *ctx, MPI_File fh, const layout *l, int i)
+static int write_section(morph_ctx *ctx, ckpt_file *fh, const layout *l, int i)
 {
   morph__data *d = &ctx->data[i];
   const ckpt_entry *e = &l->e[i];
@@ -199,11 +252,9 @@ static int write_checkpoint(morph_ctx *ctx, morph__window *w)
   layout l;
   memset(&l, 0, sizeof l);
   int rc = build_layout(ctx, &l);
-  MPI_File fh;
-  if (rc == MORPH_OK &&
-      MPI_File_open(ctx->comm, w->checkpoint, MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL,
-                    &fh) != MPI_SUCCESS)
-    rc = MORPH_EIO;
+  ckpt_file f, *fh = &f;
+  if (rc == MORPH_OK)
+    rc = ckpt_open(ctx, w->checkpoint, 1, fh);
   if (rc != MORPH_OK) {
     layout_free(&l, ctx->ndata);
     return rc;
@@ -217,7 +268,7 @@ static int write_checkpoint(morph_ctx *ctx, morph__window *w)
   }
   for (int i = 0; i < ctx->ndata && rc == MORPH_OK; i++)
     rc = write_section(ctx, fh, &l, i);
-  if (MPI_File_close(&fh) != MPI_SUCCESS && rc == MORPH_OK)
+  if (ckpt_close(fh) != MORPH_OK && rc == MORPH_OK)
     rc = MORPH_EIO;
   w->bytes = ctx->rank == 0 ? l.end : 0; /* the file, once */
   layout_free(&l, ctx->ndata);
@@ -266,7 +317,7 @@ const morph__mech_ops morph__mech_relaunch = {
 };
 
 /* Reads the head and entries (every process; the file is small there). */
-static int read_head(morph_ctx *ctx, MPI_File fh, ckpt_head *h, ckpt_entry **entries)
+static int read_head(morph_ctx *ctx, ckpt_file *fh, ckpt_head *h, ckpt_entry **entries)
 {
   if (io_bytes(fh, 0, h, sizeof *h, 0) != MORPH_OK || memcmp(h->magic, MAGIC, 8) != 0 ||
       h->version != 1 || h->ndata < 0 || h->ndata > 100000)
@@ -282,13 +333,13 @@ static int read_head(morph_ctx *ctx, MPI_File fh, ckpt_head *h, ckpt_entry **ent
 int morph__relaunch_open(morph_ctx *ctx, const char *checkpoint)
 {
   snprintf(ctx->restart_path, sizeof ctx->restart_path, "%s", checkpoint);
-  MPI_File fh;
-  if (MPI_File_open(ctx->comm, checkpoint, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh) != MPI_SUCCESS)
+  ckpt_file f, *fh = &f;
+  if (ckpt_open(ctx, checkpoint, 0, fh) != MORPH_OK)
     return morph__fail(ctx, MORPH_EIO, "cannot open the checkpoint %s", checkpoint);
   ckpt_head h;
   ckpt_entry *e = NULL;
   int rc = read_head(ctx, fh, &h, &e);
-  MPI_File_close(&fh);
+  ckpt_close(fh);
   free(e);
   if (rc != MORPH_OK)
     return rc;
@@ -307,13 +358,13 @@ static int entry_matches(const morph__data *d, const ckpt_entry *e)
           (e->global == d->global && e->block == d->block && e->count == d->count));
 }
 
-static int read_table(MPI_File fh, const ckpt_entry *e, int64_t old_size, int64_t **out)
+static int read_table(ckpt_file *fh, const ckpt_entry *e, int64_t old_size, int64_t **out)
 {
   *out = malloc((size_t)old_size * sizeof **out);
   return *out ? io_bytes(fh, e->offset, *out, old_size * 8, 0) : MORPH_ENOMEM;
 }
 
-static int restore_varcount(morph_ctx *ctx, MPI_File fh, morph__data *d, const ckpt_entry *e,
+static int restore_varcount(morph_ctx *ctx, ckpt_file *fh, morph__data *d, const ckpt_entry *e,
                             int64_t old_size)
 {
   int64_t *counts;
@@ -334,7 +385,7 @@ static int restore_varcount(morph_ctx *ctx, MPI_File fh, morph__data *d, const c
   return io_bytes(fh, e->offset + old_size * 8 + first * sz, buf, n * sz, 0);
 }
 
-static int restore_callbacks(morph_ctx *ctx, MPI_File fh, morph__data *d, const ckpt_entry *e,
+static int restore_callbacks(morph_ctx *ctx, ckpt_file *fh, morph__data *d, const ckpt_entry *e,
                              int64_t old_size)
 {
   int64_t *lens;
@@ -361,7 +412,7 @@ static int restore_callbacks(morph_ctx *ctx, MPI_File fh, morph__data *d, const 
   return rc;
 }
 
-static int restore_one(morph_ctx *ctx, MPI_File fh, morph__data *d, const ckpt_entry *e,
+static int restore_one(morph_ctx *ctx, ckpt_file *fh, morph__data *d, const ckpt_entry *e,
                        int64_t old_size)
 {
   int64_t sz = e->elem_size;
@@ -382,7 +433,7 @@ static int restore_one(morph_ctx *ctx, MPI_File fh, morph__data *d, const ckpt_e
   }
 }
 
-static int restore_all(morph_ctx *ctx, MPI_File fh, const ckpt_head *h, const ckpt_entry *e)
+static int restore_all(morph_ctx *ctx, ckpt_file *fh, const ckpt_head *h, const ckpt_entry *e)
 {
   if (h->ndata != ctx->ndata)
     return morph__fail(ctx, MORPH_EMISMATCH, "the checkpoint holds %lld registrations, the "
@@ -419,16 +470,15 @@ int morph__relaunch_restore(morph_ctx *ctx)
 {
   double t0 = morph__now();
   ctx->restore_pending = 0;
-  MPI_File fh;
-  if (MPI_File_open(ctx->comm, ctx->restart_path, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh) !=
-      MPI_SUCCESS)
+  ckpt_file f, *fh = &f;
+  if (ckpt_open(ctx, ctx->restart_path, 0, fh) != MORPH_OK)
     return morph__fail(ctx, MORPH_EIO, "cannot open the checkpoint %s", ctx->restart_path);
   ckpt_head h;
   ckpt_entry *e = NULL;
   int rc = read_head(ctx, fh, &h, &e);
   if (rc == MORPH_OK)
     rc = restore_all(ctx, fh, &h, e);
-  MPI_File_close(&fh);
+  ckpt_close(fh);
   free(e);
   MPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MIN, ctx->comm);
   /* The checkpoint is gone only once everyone has read it. */
