@@ -185,7 +185,7 @@ int morph__data_move(morph_ctx *ctx, morph__window *w);
 
 /* Installs w->newbufs as the registrations' buffers (commit) or frees them
  * (rollback) (data.c). */
-void morph__data_install(morph_ctx *ctx, morph__window *w, int new_rank, int new_size);
+void morph__data_install(morph_ctx *ctx, morph__window *w);
 void morph__data_discard(morph_ctx *ctx, morph__window *w);
 
 /* Agreement over comm: returns MORPH_OK on every process if every process

@@ -340,27 +340,23 @@ static void free_comm(MPI_Comm *c)
     MPI_Comm_free(c);
 }
 
+/* Leavers only change status; everyone else installs the new data, and
+ * the processes that were there before switch communicators. */
 static int live_commit(morph_ctx *ctx, morph__window *w)
 {
   int grown = w->new_size > w->old_size;
-  if (grown && !w->joiner) {
-    MPI_Comm old = ctx->comm;
-    morph__data_install(ctx, w, ctx->rank, w->new_size);
-    morph__set_comm(ctx, w->newcomm);
-    free_comm(&old);
-    free_comm(&w->intercomm);
-    free_comm(&w->spawncomm);
-  } else if (grown) {
-    morph__data_install(ctx, w, ctx->rank, w->new_size);
-    free_comm(&w->intercomm);
-  } else if (w->staycomm != MPI_COMM_NULL) {
-    MPI_Comm old = ctx->comm;
-    morph__data_install(ctx, w, ctx->rank, w->new_size);
-    morph__set_comm(ctx, w->staycomm);
-    free_comm(&old);
-  } else {
+  if (!grown && w->staycomm == MPI_COMM_NULL) {
     ctx->status = MORPH_LEAVING;
+    return MORPH_OK;
   }
+  morph__data_install(ctx, w);
+  if (!w->joiner) {
+    MPI_Comm old = ctx->comm;
+    morph__set_comm(ctx, grown ? w->newcomm : w->staycomm);
+    free_comm(&old);
+    free_comm(&w->spawncomm);
+  }
+  free_comm(&w->intercomm);
   return MORPH_OK;
 }
 

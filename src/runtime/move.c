@@ -259,9 +259,8 @@ static int install_one(morph__data *d, void *nb, int64_t count)
   return MORPH_OK;
 }
 
-void morph__data_install(morph_ctx *ctx, morph__window *w, int new_rank, int new_size)
+void morph__data_install(morph_ctx *ctx, morph__window *w)
 {
-  (void)new_rank, (void)new_size;
   for (int i = 0; i < ctx->ndata; i++) {
     int rc = install_one(&ctx->data[i], w->newbufs[i], w->newcounts[i]);
     if (rc != MORPH_OK)
