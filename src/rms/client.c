@@ -11,7 +11,7 @@
 
 #include "common/clock.h"
 #include "morph/error.h"
-#include "rms/protocol.h"
+#include "proto/protocol.h"
 
 int morph__cli_paths(morph__cli *c, const char *dir, const char *sock)
 {

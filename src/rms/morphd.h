@@ -26,7 +26,7 @@
 #include "rms/job.h"
 #include "rms/journal.h"
 #include "rms/pool.h"
-#include "rms/protocol.h"
+#include "proto/protocol.h"
 
 #define MORPH__MAX_CLIENTS 128
 #define MORPH__LINE_MAX 65536

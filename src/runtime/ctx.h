@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "morph.h"
-#include "rms/protocol.h"
+#include "proto/protocol.h"
 
 /* Kinds of registered data (morph_data_* in morph.h). */
 enum morph__data_kind {

@@ -11,7 +11,7 @@
 #include <cmocka.h>
 
 #include "morph/error.h"
-#include "rms/protocol.h"
+#include "proto/protocol.h"
 
 static void test_ack_roundtrip(void **state)
 {

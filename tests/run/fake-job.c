@@ -18,7 +18,7 @@
 
 #include "common/clock.h"
 #include "morph/error.h"
-#include "rms/protocol.h"
+#include "proto/protocol.h"
 
 struct fake {
   const char *state;   /* folder shared by all ranks */

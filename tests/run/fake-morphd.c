@@ -17,7 +17,7 @@
 
 #include "common/clock.h"
 #include "morph/error.h"
-#include "rms/protocol.h"
+#include "proto/protocol.h"
 
 struct daemon {
   const char *socket;

@@ -17,7 +17,7 @@
 #include <sys/types.h>
 
 #include "options.h"
-#include "rms/protocol.h"
+#include "proto/protocol.h"
 
 enum morph__phase {
   MORPH__PH_RUNNING,

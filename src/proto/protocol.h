@@ -4,8 +4,8 @@
  * application) is the client; the launcher (`morph run`) or the daemon
  * (morphd) is the server. Shared by libmorph and the tools; no MPI here.
  */
-#ifndef MORPH_RMS_PROTOCOL_H
-#define MORPH_RMS_PROTOCOL_H
+#ifndef MORPH_PROTO_PROTOCOL_H
+#define MORPH_PROTO_PROTOCOL_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -107,4 +107,4 @@ int morph__recv(morph__conn *c, morph__msg *m, double timeout, char *err, size_t
 /* Closes the connection (idempotent). */
 void morph__conn_close(morph__conn *c);
 
-#endif /* MORPH_RMS_PROTOCOL_H */
+#endif /* MORPH_PROTO_PROTOCOL_H */

@@ -3,7 +3,7 @@
  * kind are listed once, in a table, and both directions are driven by it,
  * so encoder and decoder cannot disagree.
  */
-#include "rms/protocol.h"
+#include "proto/protocol.h"
 
 #include <errno.h>
 #include <jansson.h>
