@@ -10,6 +10,13 @@ double morph__now(void)
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+double morph__wall(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 void morph__sleep(double seconds)
 {
   if (seconds <= 0)

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static enum morph__log_level level_from_env(void)
 {
@@ -39,4 +40,21 @@ void morph__log(enum morph__log_level level, const char *who, const char *fmt, .
   vsnprintf(line, sizeof line, fmt, ap);
   va_end(ap);
   fprintf(stderr, "morph[%s]: %s\n", who, line);
+}
+
+void morph__say(const morph__sayer *s, int level, const char *fmt, ...)
+{
+  if (level > s->verbose)
+    return;
+  char stamp[16] = "", line[1024];
+  if (s->stamp) {
+    time_t t = time(NULL);
+    struct tm tm;
+    strftime(stamp, sizeof stamp, " %H:%M:%S", localtime_r(&t, &tm));
+  }
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(line, sizeof line, fmt, ap);
+  va_end(ap);
+  fprintf(stderr, "%s%s: %s\n", s->prog, stamp, line);
 }

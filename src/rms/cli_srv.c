@@ -140,7 +140,7 @@ static void cmd_submit(morph__daemon *d, int i, json_t *req)
   }
   record(d, j);
   d->dirty = 1;
-  morph__dlog(d, 0, "job %lld submitted (%s %d-%d)", (long long)j->id, morph_job_kind_name(j->kind),
+  morph__say(&d->log, 0, "job %lld submitted (%s %d-%d)", (long long)j->id, morph_job_kind_name(j->kind),
               j->req_min, j->req_max);
   morph__conn_send_json(d, i, json_pack("{s:b, s:I}", "ok", 1, "id", (json_int_t)j->id));
 }
@@ -164,7 +164,7 @@ static void cmd_shutdown(morph__daemon *d, int i, json_t *req)
   int kill_jobs = json_is_true(json_object_get(req, "kill_jobs"));
   if (kill_jobs)
     morph__jobs_kill_all(d);
-  morph__dlog(d, 0, "shutdown requested%s", kill_jobs ? " (jobs stopped)" : "; jobs keep running");
+  morph__say(&d->log, 0, "shutdown requested%s", kill_jobs ? " (jobs stopped)" : "; jobs keep running");
   morph__conn_send_json(d, i, json_pack("{s:b}", "ok", 1));
   d->stop = kill_jobs ? 2 : 1;
 }

@@ -28,7 +28,7 @@ void morph__conn_accept(morph__daemon *d)
     c->fd = fd, c->type = MORPH__C_NEW, c->job = 0, c->len = 0;
     return;
   }
-  morph__dlog(d, 0, "too many connections; refused one");
+  morph__say(&d->log, 0, "too many connections; refused one");
   close(fd);
 }
 
@@ -93,7 +93,7 @@ static void protocol_line(morph__daemon *d, int i, const char *line)
     morph__msg_init(&e, MORPH__MSG_ERROR);
     snprintf(e.text, sizeof e.text, "%s", err);
     morph__conn_send_msg(d, i, &e);
-    morph__dlog(d, 1, "bad protocol line: %s", err);
+    morph__say(&d->log, 1, "bad protocol line: %s", err);
     return;
   }
   d->clients[i].type = MORPH__C_JOB;
@@ -146,7 +146,7 @@ void morph__conn_read(morph__daemon *d, int i)
   c->len -= (size_t)(start - c->buf);
   memmove(c->buf, start, c->len);
   if (c->len >= MORPH__LINE_MAX - 1) {
-    morph__dlog(d, 0, "a client sent a line longer than %d bytes; dropped", MORPH__LINE_MAX);
+    morph__say(&d->log, 0, "a client sent a line longer than %d bytes; dropped", MORPH__LINE_MAX);
     morph__conn_drop(d, i);
   }
 }

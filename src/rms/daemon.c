@@ -40,28 +40,6 @@ void morph__daemon_signals(void)
   signal(SIGPIPE, SIG_IGN);
 }
 
-double morph__wall(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_REALTIME, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-void morph__dlog(const morph__daemon *d, int level, const char *fmt, ...)
-{
-  if (level > d->opt.verbose)
-    return;
-  char stamp[32];
-  time_t t = time(NULL);
-  strftime(stamp, sizeof stamp, "%H:%M:%S", localtime(&t));
-  va_list ap;
-  va_start(ap, fmt);
-  fprintf(stderr, "morphd %s: ", stamp);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
-  va_end(ap);
-}
-
 static int load_one(void *ctx, morph__job *job)
 {
   morph__daemon *d = ctx;
@@ -158,7 +136,7 @@ static void drain(morph__daemon *d)
 
 int morph__daemon_run(morph__daemon *d)
 {
-  morph__dlog(d, 0, "listening on %s: %d slots on %d node(s), policy %s, journal %s", d->sock,
+  morph__say(&d->log, 0, "listening on %s: %d slots on %d node(s), policy %s, journal %s", d->sock,
               d->pool.total, d->pool.n, morph_policy_name(d->policy), d->jpath);
   d->dirty = 1;
   while (!d->stop && stop_signal == 0) {
@@ -169,7 +147,7 @@ int morph__daemon_run(morph__daemon *d)
   if (d->stop == 2)
     drain(d);
   if (stop_signal)
-    morph__dlog(d, 0, "signal %d: stopping; running jobs keep running", (int)stop_signal);
+    morph__say(&d->log, 0, "signal %d: stopping; running jobs keep running", (int)stop_signal);
   return MORPH_OK;
 }
 

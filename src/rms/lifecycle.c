@@ -48,7 +48,7 @@ int morph__job_add(morph__daemon *d, morph__job *job)
 void morph__job_save(morph__daemon *d, morph__job *job)
 {
   if (morph__journal_job_save(d->journal, job) != MORPH_OK)
-    morph__dlog(d, 0, "cannot journal job %lld: %s", (long long)job->id,
+    morph__say(&d->log, 0, "cannot journal job %lld: %s", (long long)job->id,
                 morph__journal_errmsg(d->journal));
 }
 
@@ -82,7 +82,7 @@ void morph__job_end(morph__daemon *d, morph__job *job, int status, const char *t
                        text ? text : "");
   morph__job_save(d, job);
   morph__journal_commit(d->journal);
-  morph__dlog(d, 0, "job %lld %s (status %d)%s%s", (long long)job->id,
+  morph__say(&d->log, 0, "job %lld %s (status %d)%s%s", (long long)job->id,
               morph__jstate_name(job->state), status, text ? ": " : "", text ? text : "");
   d->dirty = 1;
 }
@@ -197,7 +197,7 @@ int morph__jobs_check_books(morph__daemon *d)
       morph__journal_event(d->journal, morph__wall(), 0, "invariant",
                            "node %d: jobs hold %d slots, pool counts %d of %d", n, held,
                            d->pool.nodes[n].used, d->pool.nodes[n].slots);
-      morph__dlog(d, 0, "BUG: node %d: jobs hold %d slots, pool counts %d of %d", n, held,
+      morph__say(&d->log, 0, "BUG: node %d: jobs hold %d slots, pool counts %d of %d", n, held,
                   d->pool.nodes[n].used, d->pool.nodes[n].slots);
     }
   }

@@ -22,6 +22,8 @@
 #include <limits.h>
 #include <stdint.h>
 
+#include "common/clock.h"
+#include "common/log.h"
 #include "morph/policy.h"
 #include "rms/job.h"
 #include "rms/journal.h"
@@ -61,6 +63,7 @@ typedef struct morph__daemon_opts {
 
 typedef struct morph__daemon {
   morph__daemon_opts opt;
+  morph__sayer log;     /* "morphd HH:MM:SS: ...", -v for level 1 */
   char sock[108], jpath[PATH_MAX], launcher[PATH_MAX], outdir[PATH_MAX];
   morph__pool pool;
   morph__journal *journal;
@@ -80,11 +83,6 @@ typedef struct morph__daemon {
   char errmsg[512];
 } morph__daemon;
 
-/* Wall-clock seconds since the epoch (journal times survive restarts). */
-double morph__wall(void);
-/* "morphd: ..." on stderr with a time stamp; level 1 only with -v. */
-void morph__dlog(const morph__daemon *d, int level, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
 
 /* daemon.c */
 int morph__daemon_init(morph__daemon *d, const morph__daemon_opts *opt);

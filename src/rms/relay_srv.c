@@ -34,7 +34,7 @@ static void on_hello(morph__daemon *d, int i, const morph__msg *m)
     char text[160];
     snprintf(text, sizeof text, "unknown job id '%s' (or not running)", m->job);
     send_error(d, i, text);
-    morph__dlog(d, 0, "refused a relay: %s", text);
+    morph__say(&d->log, 0, "refused a relay: %s", text);
     return;
   }
   int again = job->conn >= 0 || job->ready || job->nprogress > 0 || !job->child;
@@ -52,7 +52,7 @@ static void on_hello(morph__daemon *d, int i, const morph__msg *m)
   morph__msg_init(&w, MORPH__MSG_WELCOME);
   snprintf(w.job, sizeof w.job, "%lld", (long long)job->id);
   morph__conn_send_msg(d, i, &w);
-  morph__dlog(d, 1, "job %lld %s (size %d, mechanisms %#x)", (long long)job->id,
+  morph__say(&d->log, 1, "job %lld %s (size %d, mechanisms %#x)", (long long)job->id,
               again ? "reattached" : "connected", m->size, m->mechanisms);
   if (again && !job->child)
     morph__journal_event(d->journal, morph__wall(), job->id, "reattach", "size %d", m->size);
@@ -101,7 +101,7 @@ void morph__relay_message(morph__daemon *d, int i, const morph__msg *m)
   case MORPH__MSG_LIMITS: on_limits(d, job, m); break;
   case MORPH__MSG_ACK: morph__resize_ack(d, job, m); break;
   case MORPH__MSG_BYE: morph__job_end(d, job, m->exit_status, m->text[0] ? m->text : NULL); break;
-  case MORPH__MSG_ERROR: morph__dlog(d, 0, "job %lld reports: %s", (long long)job->id, m->text); break;
+  case MORPH__MSG_ERROR: morph__say(&d->log, 0, "job %lld reports: %s", (long long)job->id, m->text); break;
   default: send_error(d, i, "morphd does not take this message from a job");
   }
 }
@@ -113,6 +113,6 @@ void morph__relay_lost(morph__daemon *d, int i)
     return;
   job->conn = -1;
   if (job->state == MORPH__J_RUNNING)
-    morph__dlog(d, 1, "job %lld: relay connection closed; the job keeps running",
+    morph__say(&d->log, 1, "job %lld: relay connection closed; the job keeps running",
                 (long long)job->id);
 }

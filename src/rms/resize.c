@@ -18,7 +18,7 @@ int morph__resize_send(morph__daemon *d, morph__job *job, morph__rop op, int to,
   if (job->conn < 0 || job->rz_id)
     return 0;
   if (op == MORPH__R_EXPAND && morph__pool_book(&d->pool, pieces) != MORPH_OK) {
-    morph__dlog(d, 0, "job %lld not expanded: the slots are taken", (long long)job->id);
+    morph__say(&d->log, 0, "job %lld not expanded: the slots are taken", (long long)job->id);
     return 0;
   }
   morph__msg m;
@@ -41,7 +41,7 @@ int morph__resize_send(morph__daemon *d, morph__job *job, morph__rop op, int to,
   morph__journal_resize_begin(d->journal, job->rz_id, job->id, op, job->size, to, pieces, depends,
                               now);
   morph__job_save(d, job);
-  morph__dlog(d, 0, "job %lld: %s %d -> %d (resize %d)", (long long)job->id, morph__rop_name(op),
+  morph__say(&d->log, 0, "job %lld: %s %d -> %d (resize %d)", (long long)job->id, morph__rop_name(op),
               job->size, to, job->rz_id);
   return job->rz_id;
 }
@@ -103,7 +103,7 @@ static void finish(morph__daemon *d, morph__job *job, int outcome, int new_size,
   if (op == MORPH__R_SHRINK)
     morph__resize_release_waiters(d, id, outcome == MORPH_OK);
   morph__journal_commit(d->journal);
-  morph__dlog(d, 0, "job %lld: resize %d %s, size %d%s%s", (long long)job->id, id,
+  morph__say(&d->log, 0, "job %lld: resize %d %s, size %d%s%s", (long long)job->id, id,
               ok ? "done" : "failed", job->size, text && *text ? ": " : "", text ? text : "");
   d->dirty = 1;
 }
@@ -111,7 +111,7 @@ static void finish(morph__daemon *d, morph__job *job, int outcome, int new_size,
 void morph__resize_ack(morph__daemon *d, morph__job *job, const morph__msg *ack)
 {
   if (!job->rz_id || ack->id != job->rz_id) {
-    morph__dlog(d, 1, "job %lld: ignored ACK of resize %d (in flight: %d)", (long long)job->id,
+    morph__say(&d->log, 1, "job %lld: ignored ACK of resize %d (in flight: %d)", (long long)job->id,
                 ack->id, job->rz_id);
     return;
   }

@@ -101,7 +101,7 @@ int morph__sched_start(morph__daemon *d, morph__job *job, const morph__alloc *pi
 {
   int rc = morph__pool_book(&d->pool, pieces);
   if (rc != MORPH_OK) {
-    morph__dlog(d, 0, "job %lld not started: its slots are taken (%s)", (long long)job->id,
+    morph__say(&d->log, 0, "job %lld not started: its slots are taken (%s)", (long long)job->id,
                 morph_strerror(rc));
     return rc;
   }
@@ -122,7 +122,7 @@ int morph__sched_start(morph__daemon *d, morph__job *job, const morph__alloc *pi
   morph__journal_event(d->journal, now, job->id, "start", "%d slots, pid %ld", size,
                        (long)job->pid);
   morph__job_save(d, job);
-  morph__dlog(d, 0, "job %lld started with %d slots", (long long)job->id, size);
+  morph__say(&d->log, 0, "job %lld started with %d slots", (long long)job->id, size);
   return MORPH_OK;
 }
 
@@ -178,7 +178,7 @@ int morph__sched_decide(morph__daemon *d)
   else
     d->acts.n = 0;
   if (rc != MORPH_OK) {
-    morph__dlog(d, 0, "decision failed: %s", morph_policy_errmsg(d->policy));
+    morph__say(&d->log, 0, "decision failed: %s", morph_policy_errmsg(d->policy));
     morph__journal_event(d->journal, morph__wall(), 0, "error", "decision failed: %s",
                          morph_policy_errmsg(d->policy));
   } else if (d->acts.n > 0) {

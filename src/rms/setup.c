@@ -96,6 +96,7 @@ int morph__daemon_init(morph__daemon *d, const morph__daemon_opts *opt)
 {
   memset(d, 0, sizeof *d);
   d->opt = *opt;
+  d->log = (morph__sayer){.prog = "morphd", .verbose = opt->verbose, .stamp = 1};
   d->listen_fd = -1;
   d->next_job = 1;
   int rc = paths(d);

@@ -55,10 +55,10 @@ void morph__dispatch_tick(struct morph__run *r)
   d->sent = morph__run_clock(r);
   m.id = d->id;
   if (m.iteration >= 0)
-    morph__say(r, 1, "decision %d: %d processes at iteration %lld (%s)", d->id, m.size,
+    morph__say(&r->log, 1, "decision %d: %d processes at iteration %lld (%s)", d->id, m.size,
                (long long)m.iteration, morph__mech_name(m.mechanism));
   else
-    morph__say(r, 1, "decision %d: %d processes now (%s)", d->id, m.size,
+    morph__say(&r->log, 1, "decision %d: %d processes now (%s)", d->id, m.size,
                morph__mech_name(m.mechanism));
   if (morph__job_send(r, &m) != MORPH_OK)
     morph__dispatch_lost(r, "cannot send the decision");

@@ -66,10 +66,10 @@ static void on_mpirun_exit(struct morph__run *r, int code)
   morph__resize_abandon(r, "mpirun ended");
   r->exit_code = job_outcome(r, code, 0);
   if (!r->job_bye && !r->connected && !code && r->exit_code)
-    morph__say(r, 0, "the job ended without ever connecting; under --enable-recovery its "
+    morph__say(&r->log, 0, "the job ended without ever connecting; under --enable-recovery its "
                      "status is unknown: 1 (--no-recovery for programs without libmorph)");
   else if (!r->job_bye)
-    morph__say(r, r->exit_code ? 0 : 1, "the job ended without saying goodbye: status %d",
+    morph__say(&r->log, r->exit_code ? 0 : 1, "the job ended without saying goodbye: status %d",
                r->exit_code);
   r->phase = MORPH__PH_DONE;
 }
@@ -89,9 +89,9 @@ static void stop_job(struct morph__run *r, int code)
 static void stop_late_mpirun(struct morph__run *r)
 {
   if (r->mon.all_gone)
-    morph__say(r, 1, "mpirun still running after the job's last process ended; stopping it");
+    morph__say(&r->log, 1, "mpirun still running after the job's last process ended; stopping it");
   else
-    morph__say(r, 0, "mpirun still running %g s after the job ended; stopping it",
+    morph__say(&r->log, 0, "mpirun still running %g s after the job ended; stopping it",
                r->opt->exit_timeout);
   stop_job(r, -1);
 }
@@ -101,10 +101,10 @@ static void stop_late_mpirun(struct morph__run *r)
 static void stop_crashed(struct morph__run *r)
 {
   if (r->mon.last_gone > 0)
-    morph__say(r, 0, "process %ld died outside a reconfiguration; stopping the job",
+    morph__say(&r->log, 0, "process %ld died outside a reconfiguration; stopping the job",
                (long)r->mon.last_gone);
   else
-    morph__say(r, 0, "a process of the job died outside a reconfiguration; stopping the job");
+    morph__say(&r->log, 0, "a process of the job died outside a reconfiguration; stopping the job");
   stop_job(r, 1);
 }
 
@@ -113,10 +113,10 @@ static void check_limits(struct morph__run *r)
   int sig = morph__signal_pending();
   double now = morph__run_clock(r);
   if (sig) {
-    morph__say(r, 0, "got signal %d; stopping the job", sig);
+    morph__say(&r->log, 0, "got signal %d; stopping the job", sig);
     stop_job(r, 128 + sig);
   } else if (r->opt->timeout > 0 && now > r->opt->timeout) {
-    morph__say(r, 0, "time limit of %g s reached; stopping the job", r->opt->timeout);
+    morph__say(&r->log, 0, "time limit of %g s reached; stopping the job", r->opt->timeout);
     stop_job(r, 124);
   } else if (r->mon.crashed) {
     stop_crashed(r);

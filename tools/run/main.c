@@ -6,7 +6,6 @@
  */
 #include <errno.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,18 +20,6 @@
 double morph__run_clock(const struct morph__run *r)
 {
   return morph__now() - r->t0;
-}
-
-void morph__say(const struct morph__run *r, int level, const char *fmt, ...)
-{
-  if (level > r->opt->verbose)
-    return;
-  char line[1024];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(line, sizeof line, fmt, ap);
-  va_end(ap);
-  fprintf(stderr, "morph run: %s\n", line);
 }
 
 static void set_count(const char *name, int value)
@@ -67,7 +54,7 @@ static void find_app(struct morph__run *r)
   char path[PATH_MAX];
   if (morph__which(r->opt->app[0], path, sizeof path) != 0 || !realpath(path, r->app_exe)) {
     r->app_exe[0] = '\0';
-    morph__say(r, 0, "cannot find %s here: leavers of a shrink will not be verified",
+    morph__say(&r->log, 0, "cannot find %s here: leavers of a shrink will not be verified",
                r->opt->app[0]);
   }
 }
@@ -78,7 +65,7 @@ static void choose_mpi(struct morph__run *r)
   if (r->opt->mpi != MORPH__MPI_AUTO)
     return;
   r->opt->mpi = morph__mpi_detect(r->opt->app[0], why, sizeof why);
-  morph__say(r, 1, "MPI: %s (%s)", morph__mpi_name(r->opt->mpi), why);
+  morph__say(&r->log, 1, "MPI: %s (%s)", morph__mpi_name(r->opt->mpi), why);
 }
 
 static int setup(struct morph__run *r)
@@ -102,7 +89,7 @@ static int setup(struct morph__run *r)
 static void finish(struct morph__run *r)
 {
   if (morph__kill_leftovers(r->opt->grace) > 0)
-    morph__say(r, 0, "stopped processes of the job that outlived mpirun");
+    morph__say(&r->log, 0, "stopped processes of the job that outlived mpirun");
   morph__checkpoints_remove(r);
   morph__relay_bye(r);
   morph__relay_close(r);
@@ -110,8 +97,8 @@ static void finish(struct morph__run *r)
   morph__server_close(r);
   morph__monitor_free(r);
   if (r->opt->sched.n > r->next_sched)
-    morph__say(r, 0, "%d schedule entries were not applied", r->opt->sched.n - r->next_sched);
-  morph__say(r, 1, "job ended with status %d after %.1f s; %d reconfigurations (%d failed)",
+    morph__say(&r->log, 0, "%d schedule entries were not applied", r->opt->sched.n - r->next_sched);
+  morph__say(&r->log, 1, "job ended with status %d after %.1f s; %d reconfigurations (%d failed)",
              r->exit_code, morph__run_clock(r), r->seq, r->n_failed);
 }
 
@@ -126,6 +113,7 @@ int main(int argc, char **argv)
   struct morph__run r;
   memset(&r, 0, sizeof r);
   r.opt = &o;
+  r.log = (morph__sayer){.prog = "morph run", .verbose = o.verbose};
   r.t0 = morph__now();
   r.listen_fd = -1;
   r.job.fd = -1;

@@ -100,7 +100,7 @@ static void end_grace(struct morph__run *r, double now)
   if (!over || m->all_gone || m->count != 0 || !r->app_exe[0] || !r->mpirun)
     return;
   m->all_gone = 1;
-  morph__say(r, 1, "no process of the job is left; mpirun gets %g s more to end", END_GRACE);
+  morph__say(&r->log, 1, "no process of the job is left; mpirun gets %g s more to end", END_GRACE);
   if (r->phase_deadline > now + END_GRACE)
     r->phase_deadline = now + END_GRACE;
 }

@@ -19,7 +19,7 @@ static void say_command(struct morph__run *r, const struct morph__argv *a)
   size_t n = 0;
   for (int i = 0; i < a->n && n < sizeof line; i++)
     n += (size_t)snprintf(line + n, sizeof line - n, "%s%s", i ? " " : "", a->v[i]);
-  morph__say(r, 1, "starting: %s", line);
+  morph__say(&r->log, 1, "starting: %s", line);
 }
 
 int morph__start_job(struct morph__run *r, int np, const char *checkpoint)
@@ -37,7 +37,7 @@ int morph__start_job(struct morph__run *r, int np, const char *checkpoint)
   rc = morph__launch(a.v, &r->mpirun, err, sizeof err);
   morph__argv_free(&a);
   if (rc != MORPH_OK) {
-    morph__say(r, 0, "%s", err);
+    morph__say(&r->log, 0, "%s", err);
     r->mpirun = 0;
     return rc;
   }
@@ -75,7 +75,7 @@ void morph__relaunch_begin(struct morph__run *r)
   snprintf(r->checkpoint, sizeof r->checkpoint, "%s", a->checkpoint);
   remember_checkpoint(r, a->checkpoint);
   r->restart_size = a->new_size > 0 ? a->new_size : r->dec.size;
-  morph__say(r, 1, "job checkpointed to %s for a relaunch at %d; waiting for mpirun to end",
+  morph__say(&r->log, 1, "job checkpointed to %s for a relaunch at %d; waiting for mpirun to end",
              a->checkpoint, r->restart_size);
   set_phase(r, MORPH__PH_RELAUNCH_EXIT, r->opt->exit_timeout);
 }
@@ -87,7 +87,7 @@ static void give_up(struct morph__run *r, const char *why)
   snprintf(note, sizeof note, "%.200s; rollback at %d failed too (%.120s)", r->rollback_note,
            r->dec.ack.old_size, why);
   morph__resize_done(r, r->rollback_outcome, r->dec.ack.old_size, note);
-  morph__say(r, 0, "cannot restart the job from %s; giving up", r->checkpoint);
+  morph__say(&r->log, 0, "cannot restart the job from %s; giving up", r->checkpoint);
   r->phase = MORPH__PH_DONE;
   r->exit_code = r->mpirun_code ? r->mpirun_code : 1;
 }
@@ -98,7 +98,7 @@ static void rollback(struct morph__run *r, int outcome, const char *why)
   r->rollback_outcome = outcome;
   snprintf(r->rollback_note, sizeof r->rollback_note, "relaunch at %d failed (%s)",
            r->restart_size, why);
-  morph__say(r, 0, "%s; restarting at %d from %s", r->rollback_note, r->dec.ack.old_size,
+  morph__say(&r->log, 0, "%s; restarting at %d from %s", r->rollback_note, r->dec.ack.old_size,
              r->checkpoint);
   if (morph__start_job(r, r->dec.ack.old_size, r->checkpoint) != MORPH_OK) {
     give_up(r, "mpirun did not start");
@@ -124,7 +124,7 @@ void morph__relaunch_exited(struct morph__run *r)
            r->mpirun_code);
   if (r->phase == MORPH__PH_RELAUNCH_EXIT) {
     if (r->mpirun_code != 0)
-      morph__say(r, 0, "mpirun ended with status %d after the checkpoint; relaunching anyway",
+      morph__say(&r->log, 0, "mpirun ended with status %d after the checkpoint; relaunching anyway",
                  r->mpirun_code);
     restart(r);
   } else if (r->phase == MORPH__PH_RESTART) {
@@ -142,7 +142,7 @@ void morph__relaunch_hello(struct morph__run *r)
   r->phase_deadline = 0;
   if (ph == MORPH__PH_RESTART) {
     if (size != r->restart_size)
-      morph__say(r, 0, "the relaunched job has %d processes, not %d", size, r->restart_size);
+      morph__say(&r->log, 0, "the relaunched job has %d processes, not %d", size, r->restart_size);
     morph__resize_done(r, MORPH_OK, size, NULL);
     return;
   }
@@ -163,10 +163,10 @@ static void phase_expired(struct morph__run *r)
   /* After a failed spawn mpirun never ends by itself: once the job's last
    * process is gone, stopping it is routine, not news. */
   if (r->phase == MORPH__PH_RELAUNCH_EXIT && r->mon.all_gone)
-    morph__say(r, 1, "mpirun still running after the checkpoint and the job's last process; "
+    morph__say(&r->log, 1, "mpirun still running after the checkpoint and the job's last process; "
                      "stopping it");
   else
-    morph__say(r, 0, "%s within its time limit; stopping mpirun", what[r->phase]);
+    morph__say(&r->log, 0, "%s within its time limit; stopping mpirun", what[r->phase]);
   r->mpirun_code = morph__stop_mpirun(r);
   if (r->phase == MORPH__PH_RESTART)
     rollback(r, MORPH_ETIMEDOUT, "no HELLO in time");
@@ -190,5 +190,5 @@ void morph__checkpoints_remove(struct morph__run *r)
    * failed or interrupted relaunches. */
   for (int i = 0; i < r->n_old_checkpoints; i++)
     if (unlink(r->old_checkpoints[i]) == 0)
-      morph__say(r, 1, "removed the leftover checkpoint %s", r->old_checkpoints[i]);
+      morph__say(&r->log, 1, "removed the leftover checkpoint %s", r->old_checkpoints[i]);
 }

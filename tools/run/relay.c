@@ -39,7 +39,7 @@ static void lost(struct morph__run *r, const char *why)
 {
   morph__conn_close(&r->relay.conn);
   r->relay.next_try = morph__run_clock(r) + RETRY;
-  morph__say(r, 0, "lost morphd (%s); the job keeps running with %d processes; reconnecting", why,
+  morph__say(&r->log, 0, "lost morphd (%s); the job keeps running with %d processes; reconnecting", why,
              r->size);
 }
 
@@ -90,9 +90,9 @@ void morph__relay_init(struct morph__run *r)
   if (!r->opt->server)
     return;
   if (try_connect(r, 1.0) == MORPH_OK)
-    morph__say(r, 1, "connected to morphd at %s as job %s", r->opt->server, r->opt->job_id);
+    morph__say(&r->log, 1, "connected to morphd at %s as job %s", r->opt->server, r->opt->job_id);
   else
-    morph__say(r, 0, "cannot reach morphd at %s; the job runs anyway, retrying every %g s",
+    morph__say(&r->log, 0, "cannot reach morphd at %s; the job runs anyway, retrying every %g s",
                r->opt->server, RETRY);
 }
 
@@ -101,7 +101,7 @@ void morph__relay_tick(struct morph__run *r)
   if (!r->opt->server || r->relay.conn.fd >= 0 || morph__run_clock(r) < r->relay.next_try)
     return;
   if (try_connect(r, 0) == MORPH_OK)
-    morph__say(r, 0, "reattached to morphd at %s as job %s", r->opt->server, r->opt->job_id);
+    morph__say(&r->log, 0, "reattached to morphd at %s as job %s", r->opt->server, r->opt->job_id);
 }
 
 void morph__relay_send(struct morph__run *r, const morph__msg *m, int keep_it)
@@ -133,13 +133,13 @@ static void on_resize(struct morph__run *r, const morph__msg *m)
 
 static void on_message(struct morph__run *r, const morph__msg *m)
 {
-  morph__say(r, 2, "<- morphd: %s", morph__msg_kind_name(m->kind));
+  morph__say(&r->log, 2, "<- morphd: %s", morph__msg_kind_name(m->kind));
   if (m->kind == MORPH__MSG_RESIZE)
     on_resize(r, m);
   else if (m->kind == MORPH__MSG_ERROR)
-    morph__say(r, 0, "morphd reports an error: %s", m->text);
+    morph__say(&r->log, 0, "morphd reports an error: %s", m->text);
   else if (m->kind != MORPH__MSG_WELCOME)
-    morph__say(r, 1, "ignored a %s message from morphd", morph__msg_kind_name(m->kind));
+    morph__say(&r->log, 1, "ignored a %s message from morphd", morph__msg_kind_name(m->kind));
 }
 
 void morph__relay_read(struct morph__run *r)
@@ -153,7 +153,7 @@ void morph__relay_read(struct morph__run *r)
     if (rc == 1)
       on_message(r, &m);
     else if (rc == MORPH_EPROTO && r->relay.conn.len < sizeof r->relay.conn.buf)
-      morph__say(r, 0, "bad message from morphd: %s", err);
+      morph__say(&r->log, 0, "bad message from morphd: %s", err);
     else {
       lost(r, "connection closed");
       return;
@@ -185,7 +185,7 @@ void morph__relay_bye(struct morph__run *r)
     try_connect(r, 1.0);
   morph__relay_send(r, &b, 0);
   if (r->relay.n_backlog > 0 || r->relay.conn.fd < 0)
-    morph__say(r, 0, "morphd could not be told how the job ended");
+    morph__say(&r->log, 0, "morphd could not be told how the job ended");
 }
 
 void morph__relay_close(struct morph__run *r)

@@ -19,7 +19,7 @@ int morph__report_open(struct morph__run *r)
     return MORPH_OK;
   r->report = fopen(r->opt->report, "w");
   if (!r->report) {
-    morph__say(r, 0, "cannot write the report %s: %s", r->opt->report, strerror(errno));
+    morph__say(&r->log, 0, "cannot write the report %s: %s", r->opt->report, strerror(errno));
     return MORPH_EIO;
   }
   fputs(header, r->report);
@@ -66,10 +66,10 @@ void morph__report_resize(struct morph__run *r, const morph__msg *a, double t_se
   if (a->outcome == MORPH_OK) {
     char ph[128];
     phases(a, t_settle, ph, sizeof ph);
-    morph__say(r, 0, "job %d->%d %s ok in %.2f s (%s)", a->old_size, a->new_size, mech, total, ph);
+    morph__say(&r->log, 0, "job %d->%d %s ok in %.2f s (%s)", a->old_size, a->new_size, mech, total, ph);
     return;
   }
-  morph__say(r, 0, "job %d->%d %s failed: %s%s%s; running with %d processes", a->old_size,
+  morph__say(&r->log, 0, "job %d->%d %s failed: %s%s%s; running with %d processes", a->old_size,
              r->dec.size, mech, morph_err_name(a->outcome), a->text[0] ? ": " : "", a->text,
              r->size);
 }

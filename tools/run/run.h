@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "common/log.h"
 #include "options.h"
 #include "proto/protocol.h"
 
@@ -67,6 +68,7 @@ struct morph__monitor {
 
 struct morph__run {
   struct morph__run_opts *opt;
+  morph__sayer log;          /* "morph run: ...", -v level 1, -vv level 2 */
   double t0;                 /* morph__now() at start */
   char dir[PATH_MAX];        /* private temporary folder */
   char sock[PATH_MAX];       /* the socket the job connects to */
@@ -105,11 +107,6 @@ struct morph__run {
 
 /* Seconds since the run started. */
 double morph__run_clock(const struct morph__run *r);
-
-/* Human log on stderr, "morph run: ..."; level 0 always, 1 with -v, 2 with
- * -vv. */
-void morph__say(const struct morph__run *r, int level, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
 
 /* server.c: the socket the job connects to. */
 int morph__server_open(struct morph__run *r);

@@ -17,14 +17,14 @@ int morph__server_open(struct morph__run *r)
   snprintf(r->dir, sizeof r->dir, "%s/morph-run-XXXXXX", tmp && *tmp ? tmp : "/tmp");
   /* mkdtemp makes the folder 0700: nobody else can even reach the socket. */
   if (!mkdtemp(r->dir)) {
-    morph__say(r, 0, "cannot create a temporary folder %s: %s", r->dir, strerror(errno));
+    morph__say(&r->log, 0, "cannot create a temporary folder %s: %s", r->dir, strerror(errno));
     r->dir[0] = '\0';
     return MORPH_EIO;
   }
   int n = snprintf(r->sock, sizeof r->sock, "%s/job.sock", r->dir);
   r->listen_fd = n > 0 && (size_t)n < sizeof r->sock ? morph__listen(r->sock) : MORPH_EINVAL;
   if (r->listen_fd < 0) {
-    morph__say(r, 0, "cannot listen on %s: %s", r->sock, morph_strerror(r->listen_fd));
+    morph__say(&r->log, 0, "cannot listen on %s: %s", r->sock, morph_strerror(r->listen_fd));
     return r->listen_fd;
   }
   return MORPH_OK;
@@ -45,10 +45,10 @@ void morph__server_close(struct morph__run *r)
 
 int morph__job_send(struct morph__run *r, const morph__msg *m)
 {
-  morph__say(r, 2, "-> job: %s", morph__msg_kind_name(m->kind));
+  morph__say(&r->log, 2, "-> job: %s", morph__msg_kind_name(m->kind));
   int rc = morph__send(&r->job, m);
   if (rc != MORPH_OK)
-    morph__say(r, 1, "cannot send %s to the job: %s", morph__msg_kind_name(m->kind),
+    morph__say(&r->log, 1, "cannot send %s to the job: %s", morph__msg_kind_name(m->kind),
                morph_strerror(rc));
   return rc;
 }
@@ -70,22 +70,22 @@ void morph__server_accept(struct morph__run *r)
     /* Only rank 0 of the job talks to the launcher. */
     send_error(&c, "a job is already connected to this morph run");
     morph__conn_close(&c);
-    morph__say(r, 1, "refused a second connection");
+    morph__say(&r->log, 1, "refused a second connection");
     return;
   }
   r->job = c;
   r->job_hello = 0;
-  morph__say(r, 2, "job connected");
+  morph__say(&r->log, 2, "job connected");
 }
 
 static void on_hello(struct morph__run *r, const morph__msg *m)
 {
   if (strcmp(m->job, r->opt->job_id) != 0 && m->job[0])
-    morph__say(r, 1, "job says it is '%s', known here as '%s'", m->job, r->opt->job_id);
+    morph__say(&r->log, 1, "job says it is '%s', known here as '%s'", m->job, r->opt->job_id);
   r->hello = *m;
   r->job_hello = 1;
   r->connected = 1;
-  morph__say(r, 1, "job started: %d processes, pid %ld, %s, limits [%d, %d]", m->size, m->pid,
+  morph__say(&r->log, 1, "job started: %d processes, pid %ld, %s, limits [%d, %d]", m->size, m->pid,
              m->mpi, m->min, m->max);
   morph__msg w;
   morph__msg_init(&w, MORPH__MSG_WELCOME);
@@ -103,7 +103,7 @@ static void on_hello(struct morph__run *r, const morph__msg *m)
 static void on_ack(struct morph__run *r, const morph__msg *m)
 {
   if (!r->dec.active || r->dec.acked > 0 || m->id != r->dec.id) {
-    morph__say(r, 0, "ignored an ACK for decision %d (expected %d)", m->id,
+    morph__say(&r->log, 0, "ignored an ACK for decision %d (expected %d)", m->id,
                r->dec.active ? r->dec.id : -1);
     return;
   }
@@ -114,7 +114,7 @@ static void on_ack(struct morph__run *r, const morph__msg *m)
 static void on_limits(struct morph__run *r, const morph__msg *m)
 {
   r->hello.min = m->min, r->hello.max = m->max, r->hello.pref = m->pref;
-  morph__say(r, 1, "job limits now [%d, %d], preferred %d", m->min, m->max, m->pref);
+  morph__say(&r->log, 1, "job limits now [%d, %d], preferred %d", m->min, m->max, m->pref);
   morph__relay_send(r, m, 1);
 }
 
@@ -124,7 +124,7 @@ static void on_bye(struct morph__run *r, const morph__msg *m)
   /* An exit status is 0-255; anything else still means failure. */
   r->bye_status = m->exit_status >= 0 && m->exit_status <= 255 ? m->exit_status : 1;
   snprintf(r->bye_text, sizeof r->bye_text, "%s", m->text);
-  morph__say(r, 1, "job says goodbye: status %d %s", m->exit_status, m->text);
+  morph__say(&r->log, 1, "job says goodbye: status %d %s", m->exit_status, m->text);
   if (r->phase == MORPH__PH_RUNNING) {
     r->phase = MORPH__PH_ENDING;
     r->phase_deadline = morph__run_clock(r) + r->opt->exit_timeout;
@@ -133,14 +133,14 @@ static void on_bye(struct morph__run *r, const morph__msg *m)
 
 static void on_message(struct morph__run *r, const morph__msg *m)
 {
-  morph__say(r, 2, "<- job: %s", morph__msg_kind_name(m->kind));
+  morph__say(&r->log, 2, "<- job: %s", morph__msg_kind_name(m->kind));
   switch (m->kind) {
   case MORPH__MSG_HELLO: on_hello(r, m); return;
   case MORPH__MSG_PROGRESS: morph__relay_send(r, m, 0); return;
   case MORPH__MSG_LIMITS: on_limits(r, m); return;
   case MORPH__MSG_ACK: on_ack(r, m); return;
   case MORPH__MSG_BYE: on_bye(r, m); return;
-  case MORPH__MSG_ERROR: morph__say(r, 0, "the job reports an error: %s", m->text); return;
+  case MORPH__MSG_ERROR: morph__say(&r->log, 0, "the job reports an error: %s", m->text); return;
   default: send_error(&r->job, "morph run does not take this message from a job");
   }
 }
@@ -154,7 +154,7 @@ void morph__job_drop(struct morph__run *r, const char *why)
   if (r->phase != MORPH__PH_RUNNING)
     return;
   if (!r->job_bye)
-    morph__say(r, 0, "the job's connection dropped without BYE (%s); waiting for mpirun", why);
+    morph__say(&r->log, 0, "the job's connection dropped without BYE (%s); waiting for mpirun", why);
   r->phase = MORPH__PH_ENDING;
   r->phase_deadline = morph__run_clock(r) + r->opt->exit_timeout;
 }
@@ -176,7 +176,7 @@ void morph__server_read(struct morph__run *r)
     /* A bad line is skipped; a full buffer without a line end can never
      * become a message, so that connection is given up. */
     if (rc == MORPH_EPROTO && r->job.len < sizeof r->job.buf) {
-      morph__say(r, 0, "bad message from the job: %s", err);
+      morph__say(&r->log, 0, "bad message from the job: %s", err);
       send_error(&r->job, err);
       continue;
     }
