@@ -282,7 +282,7 @@ int morph_point(morph_ctx *ctx, morph_status *status);
 
 /* Report of one reconfiguration attempt. Times in seconds, measured on
  * rank 0; bytes_moved is the total over all processes. */
-typedef struct morph_report {
+typedef struct morph_reconf_report {
   int seq;                   /* 1 for the job's first reconfiguration; 0 if
                                 none yet */
   int old_size, new_size;    /* new_size == old_size after a rollback */
@@ -296,11 +296,11 @@ typedef struct morph_report {
   double t_commit;           /* agreement, new communicator, leavers gone */
   int64_t bytes_moved;
   char message[256];         /* what happened, for people */
-} morph_report;
+} morph_reconf_report;
 
 /* Copies the report of the last reconfiguration attempt into *out.
  * Errors: MORPH_EINVAL (NULL argument). */
-int morph_last_report(const morph_ctx *ctx, morph_report *out);
+int morph_last_report(const morph_ctx *ctx, morph_reconf_report *out);
 
 /* Text name of a status or mechanism ("STAYING", "live"). Never NULL. */
 const char *morph_status_name(morph_status st);

@@ -11,7 +11,7 @@ void app_try(const morph_ctx *m, int rc, const char *what) {
 }
 
 void app_progress(const morph_ctx *m, int *seen) {
-  morph_report r;
+  morph_reconf_report r;
   /* A relaunched job starts over with an empty report: its first point
    * (status JOINING) is the only sign of the reconfiguration. */
   int restarted = morph_get_status(m) == MORPH_JOINING;

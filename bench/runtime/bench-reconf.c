@@ -75,7 +75,7 @@ static void verify(bench *b, morph_ctx *m)
 /* Rank 0 prints what libmorph measured of the reconfiguration just done. */
 static void print_report(morph_ctx *m, morph_status st)
 {
-  morph_report r;
+  morph_reconf_report r;
   morph_last_report(m, &r);
   if (morph_rank(m) != 0)
     return;
@@ -100,7 +100,7 @@ static int run(bench *b, morph_ctx *m)
     }
     if (st == MORPH_LEAVING)
       return 0;
-    morph_report r;
+    morph_reconf_report r;
     morph_last_report(m, &r);
     if (r.seq != seen || st == MORPH_JOINING) {
       seen = r.seq;

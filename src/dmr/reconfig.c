@@ -108,7 +108,7 @@ void dmr__drop_blobs(dmr__ctx *c) {
 }
 
 int dmr__kind(dmr__ctx *c) {
-  morph_report r;
+  morph_reconf_report r;
   if (!c->unpacked || morph_last_report(c->m, &r) != MORPH_OK || r.outcome != MORPH_OK) {
     dmr__drop_blobs(c); /* nothing arrived, or it was rolled back */
     return DMR__NONE;

@@ -39,7 +39,7 @@
 
 /* Line 6 for running job j: shrinks it if that lets a pending job start, and
  * starts that job. */
-static int shrink_for_pending(morph__run *run, int j)
+static int shrink_for_pending(morph__pass *run, int j)
 {
   const morph_policy_job *job = &run->snap->running[j];
   morph_policy_sizes rule = run->params->sizes;
@@ -68,7 +68,7 @@ static int shrink_for_pending(morph__run *run, int j)
 }
 
 /* Lines 2, 8, 9 and 11: expand towards the upper limit with what is free. */
-static int expand_if_avail(morph__run *run, int j)
+static int expand_if_avail(morph__pass *run, int j)
 {
   const morph_policy_job *job = &run->snap->running[j];
   int size = run->s->size[j];
@@ -79,12 +79,12 @@ static int expand_if_avail(morph__run *run, int j)
   return to > size ? morph__expand_job(run, j, to) : MORPH_OK;
 }
 
-static int eligible(const morph__run *run, int j)
+static int eligible(const morph__pass *run, int j)
 {
   return morph__resizable(run, j) && !morph__inhibited(run, j);
 }
 
-int morph__dmr_after(morph__run *run)
+int morph__dmr_after(morph__pass *run)
 {
   int n = run->snap->nrunning;
   /* Lines 4-6 for every job first: pending jobs exist while the tree has a

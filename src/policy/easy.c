@@ -13,7 +13,7 @@
 
 /* Expected end of a job that starts (or started) at `start`; INFINITY when
  * there is no estimate and no default. */
-static double expected_end(const morph__run *run, const morph_policy_job *job, double start)
+static double expected_end(const morph__pass *run, const morph_policy_job *job, double start)
 {
   double w = job->walltime > 0 ? job->walltime : run->params->default_walltime;
   if (w <= 0)
@@ -31,7 +31,7 @@ static int cmp_end(const void *a, const void *b)
 
 /* Collects (end, units) pairs of running jobs and of jobs started in this
  * decision; returns the number of pairs. */
-static int collect_ends(const morph__run *run)
+static int collect_ends(const morph__pass *run)
 {
   const morph_policy_snapshot *snap = run->snap;
   double *e = run->s->ends;
@@ -52,7 +52,7 @@ static int collect_ends(const morph__run *run)
 }
 
 /* Computes the head's shadow time and the extra units free at that time. */
-static void reserve(const morph__run *run, int head, double *shadow, long *extra)
+static void reserve(const morph__pass *run, int head, double *shadow, long *extra)
 {
   int n = collect_ends(run);
   qsort(run->s->ends, (size_t)n, 2 * sizeof(double), cmp_end);
@@ -71,7 +71,7 @@ static void reserve(const morph__run *run, int head, double *shadow, long *extra
 }
 
 /* Size to backfill job p with now, or 0 if it must wait. */
-static int backfill_size(const morph__run *run, int p, double shadow, long extra)
+static int backfill_size(const morph__pass *run, int p, double shadow, long extra)
 {
   const morph_policy_job *job = &run->snap->pending[p];
   long free = morph__free_units(run);
@@ -85,7 +85,7 @@ static int backfill_size(const morph__run *run, int p, double shadow, long extra
   return n >= job->req_min ? (int)n : 0;
 }
 
-int morph__easy_start(morph__run *run)
+int morph__easy_start(morph__pass *run)
 {
   int head = morph__fcfs_prefix(run);
   if (head < 0 || head >= run->snap->npending)

@@ -8,7 +8,7 @@
 /* Starts the queue's jobs in order until one does not fit; returns the index
  * of that job (the head of the remaining queue), npending if all started,
  * or a negative error. Shared with easy.c, whose first pass is FCFS. */
-int morph__fcfs_prefix(morph__run *run)
+int morph__fcfs_prefix(morph__pass *run)
 {
   const morph_policy_snapshot *snap = run->snap;
   for (int p = 0; p < snap->npending; p++) {
@@ -26,7 +26,7 @@ int morph__fcfs_prefix(morph__run *run)
   return snap->npending;
 }
 
-int morph__fcfs_start(morph__run *run)
+int morph__fcfs_start(morph__pass *run)
 {
   int head = morph__fcfs_prefix(run);
   return head < 0 ? head : MORPH_OK;

@@ -15,7 +15,7 @@
 
 #include "internal.h"
 
-int morph__granularity_before(morph__run *run)
+int morph__granularity_before(morph__pass *run)
 {
   for (int j = 0; j < run->snap->nrunning; j++) {
     const morph_policy_job *job = &run->snap->running[j];
@@ -39,7 +39,7 @@ static int cmp_pair(const void *a, const void *b)
 }
 
 /* Collects (headroom, job) pairs of jobs that may grow; returns how many. */
-static int candidates(const morph__run *run)
+static int candidates(const morph__pass *run)
 {
   int c = 0;
   for (int j = 0; j < run->snap->nrunning; j++) {
@@ -55,7 +55,7 @@ static int candidates(const morph__run *run)
 
 /* Even spread: jobs with the least headroom first, each taking at most its
  * share of what is left, so the rest is shared by jobs that can use it. */
-static int spread_even(morph__run *run, int c)
+static int spread_even(morph__pass *run, int c)
 {
   qsort(run->s->pairs, (size_t)c, 2 * sizeof(int), cmp_pair);
   for (int i = 0; i < c && morph__free_units(run) > 0; i++) {
@@ -70,7 +70,7 @@ static int spread_even(morph__run *run, int c)
   return MORPH_OK;
 }
 
-static int spread_by_rule(morph__run *run, int c)
+static int spread_by_rule(morph__pass *run, int c)
 {
   for (int i = 0; i < c && morph__free_units(run) > 0; i++) {
     int j = run->s->pairs[2 * i + 1], size = run->s->size[j];
@@ -85,7 +85,7 @@ static int spread_by_rule(morph__run *run, int c)
   return MORPH_OK;
 }
 
-int morph__granularity_after(morph__run *run)
+int morph__granularity_after(morph__pass *run)
 {
   int c = candidates(run);
   if (c == 0 || morph__free_units(run) == 0)

@@ -1,6 +1,6 @@
 /*
  * Internal interface of the policy engine: the working state of one decision
- * (morph__run), the helpers every policy uses to book resources and emit
+ * (morph__pass), the helpers every policy uses to book resources and emit
  * actions, and the policy table.
  *
  * A decision runs in three steps: the resize policy's `before` hook (shrinks
@@ -40,7 +40,7 @@ typedef struct morph__scratch {
   morph__mintree tree;
 } morph__scratch;
 
-typedef struct morph__run {
+typedef struct morph__pass {
   const morph_policy_snapshot *snap;
   const morph_policy_params *params;
   morph_policy_actions *out;
@@ -49,10 +49,10 @@ typedef struct morph__run {
   int cursor;       /* nodes before it have no free slot: free only falls */
   char *msg;        /* the policy's error message buffer */
   size_t msgsize;
-} morph__run;
+} morph__pass;
 
 /* A phase of a decision; returns MORPH_OK or MORPH_ENOMEM. */
-typedef int (*morph__phase_fn)(morph__run *run);
+typedef int (*morph__phase_fn)(morph__pass *run);
 
 typedef struct morph__start_entry {
   const char *name;
@@ -76,25 +76,25 @@ extern const int morph__resize_count;
 /* Phases (one file each). */
 /* Starts queue jobs in order until one does not fit; returns that job's
  * index (npending if none is left) or a negative error. */
-int morph__fcfs_prefix(morph__run *run);
-int morph__fcfs_start(morph__run *run);
-int morph__easy_start(morph__run *run);
-int morph__dmr_after(morph__run *run);
-int morph__rdmr_after(morph__run *run);
-int morph__stepping_after(morph__run *run);
-int morph__mtct_before(morph__run *run);
-int morph__mtct_after(morph__run *run);
-int morph__granularity_before(morph__run *run);
-int morph__granularity_after(morph__run *run);
+int morph__fcfs_prefix(morph__pass *run);
+int morph__fcfs_start(morph__pass *run);
+int morph__easy_start(morph__pass *run);
+int morph__dmr_after(morph__pass *run);
+int morph__rdmr_after(morph__pass *run);
+int morph__stepping_after(morph__pass *run);
+int morph__mtct_before(morph__pass *run);
+int morph__mtct_after(morph__pass *run);
+int morph__granularity_before(morph__pass *run);
+int morph__granularity_after(morph__pass *run);
 
 /* Sets the run's message (printf style) and returns rc. */
-int morph__fail(morph__run *run, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int morph__pass_fail(morph__pass *run, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* Snapshot validation and free-pool set-up (validate.c). */
 int morph__scratch_reserve(morph__scratch *s, const morph_policy_snapshot *snap);
 void morph__scratch_free(morph__scratch *s);
 int morph__validate(const morph_policy_snapshot *snap, morph__scratch *s, char *msg, size_t size);
-void morph__pool_init(morph__run *run);
+void morph__pool_init(morph__pass *run);
 
 /* Units of one allocation piece: 1 in NODE units, its slots in SLOT units. */
 int morph__piece_units(const morph_policy_snapshot *snap, const morph_policy_alloc *piece);
@@ -109,29 +109,29 @@ int morph__size_up(morph_policy_sizes rule, int cur, int hi);
 int morph__size_min(morph_policy_sizes rule, int cur, int lo);
 
 /* Booking and emitting (run.c). */
-int morph__resizable(const morph__run *run, int j);
-int morph__inhibited(const morph__run *run, int j);
-long morph__free_units(const morph__run *run);
+int morph__resizable(const morph__pass *run, int j);
+int morph__inhibited(const morph__pass *run, int j);
+long morph__free_units(const morph__pass *run);
 /* Appends an action with no pieces; returns its index or MORPH_ENOMEM. */
-int morph__emit(morph__run *run, morph_policy_op op, int job_index, int from, int to, int depends);
+int morph__emit(morph__pass *run, morph_policy_op op, int job_index, int from, int to, int depends);
 /* Appends a piece to the last action. */
-int morph__emit_piece(morph__run *run, int node, int slots);
+int morph__emit_piece(morph__pass *run, int node, int slots);
 /* Books `units` free units for the last action (prefer_job >= 0: that
  * running job's nodes first). Requires units <= morph__free_units(). */
-int morph__take(morph__run *run, int units, int prefer_job);
+int morph__take(morph__pass *run, int units, int prefer_job);
 /* Units of running job j on UP nodes that a shrink may release (the master
  * piece keeps one slot / its node). */
-int morph__releasable_up(const morph__run *run, int j);
+int morph__releasable_up(const morph__pass *run, int j);
 /* Releases `units` of running job j into the last action's pieces: pieces on
  * nodes that are not UP first if bad_first, else only pieces on UP nodes. */
-int morph__release(morph__run *run, int j, int units, int bad_first);
+int morph__release(morph__pass *run, int j, int units, int bad_first);
 /* Units of running job j on nodes that are not UP. */
-int morph__bad_units(const morph__run *run, int j);
+int morph__bad_units(const morph__pass *run, int j);
 
 /* Whole actions. */
-int morph__start_job(morph__run *run, int p, int n, int depends);
-int morph__expand_job(morph__run *run, int j, int to);
-int morph__shrink_job(morph__run *run, int j, int to, int bad_first);
+int morph__start_job(morph__pass *run, int p, int n, int depends);
+int morph__expand_job(morph__pass *run, int j, int to);
+int morph__shrink_job(morph__pass *run, int j, int to, int bad_first);
 
 /* Pending-queue min-tree (run.c). */
 int morph__tree_build(morph__mintree *t, const morph_policy_snapshot *snap, const char *started);

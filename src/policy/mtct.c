@@ -19,12 +19,12 @@ static int known(const morph_policy_job *job)
   return job->mtct_avg >= 0 && job->mtct_trend >= 0;
 }
 
-static int eligible(const morph__run *run, int j)
+static int eligible(const morph__pass *run, int j)
 {
   return morph__resizable(run, j) && !morph__inhibited(run, j) && known(&run->snap->running[j]);
 }
 
-int morph__mtct_before(morph__run *run)
+int morph__mtct_before(morph__pass *run)
 {
   double upper = run->params->mtct_upper;
   for (int j = 0; j < run->snap->nrunning; j++) {
@@ -41,7 +41,7 @@ int morph__mtct_before(morph__run *run)
   return MORPH_OK;
 }
 
-int morph__mtct_after(morph__run *run)
+int morph__mtct_after(morph__pass *run)
 {
   double lower = run->params->mtct_lower;
   for (int j = 0; j < run->snap->nrunning && morph__free_units(run) > 0; j++) {

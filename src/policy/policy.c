@@ -241,7 +241,7 @@ const char *morph_policy_table_description(int i)
   return i >= 0 && i < morph__resize_count ? morph__resize_table[i].description : NULL;
 }
 
-static int run_phases(morph_policy *policy, morph__run *run)
+static int run_phases(morph_policy *policy, morph__pass *run)
 {
   int rc = MORPH_OK;
   if (policy->resize && policy->resize->before)
@@ -265,20 +265,20 @@ int morph_policy_decide(morph_policy *policy, const morph_policy_snapshot *snap,
   }
   actions->n = actions->nallocs = 0;
   policy->errmsg[0] = '\0';
-  morph__run run = {.snap = snap, .params = &policy->params, .out = actions,
+  morph__pass run = {.snap = snap, .params = &policy->params, .out = actions,
                     .s = &policy->scratch, .msg = policy->errmsg,
                     .msgsize = sizeof(policy->errmsg)};
   int rc = MORPH_OK;
   if (snap->nnodes >= 0 && snap->nrunning >= 0 && snap->npending >= 0 &&
       morph__scratch_reserve(&policy->scratch, snap))
-    rc = morph__fail(&run, MORPH_ENOMEM, "out of memory for %d nodes and %d jobs", snap->nnodes,
+    rc = morph__pass_fail(&run, MORPH_ENOMEM, "out of memory for %d nodes and %d jobs", snap->nnodes,
                      snap->nrunning + snap->npending);
   if (rc == MORPH_OK)
     rc = morph__validate(snap, &policy->scratch, policy->errmsg, sizeof(policy->errmsg));
   if (rc == MORPH_OK) {
     morph__pool_init(&run);
     if (morph__tree_build(&policy->scratch.tree, snap, policy->scratch.started))
-      rc = morph__fail(&run, MORPH_ENOMEM, "out of memory for the queue index");
+      rc = morph__pass_fail(&run, MORPH_ENOMEM, "out of memory for the queue index");
   }
   if (rc == MORPH_OK)
     rc = run_phases(policy, &run);

@@ -33,7 +33,7 @@
 
 /* Units that shrinks in progress will free: the caller says where a resize
  * in progress goes in `resize_to`. */
-static long incoming(const morph__run *run)
+static long incoming(const morph__pass *run)
 {
   long n = 0;
   for (int j = 0; j < run->snap->nrunning; j++) {
@@ -44,14 +44,14 @@ static long incoming(const morph__run *run)
   return n;
 }
 
-static int eligible(const morph__run *run, int j)
+static int eligible(const morph__pass *run, int j)
 {
   return morph__resizable(run, j) && !morph__inhibited(run, j);
 }
 
 /* Units job j can release on UP nodes without going below its preferred
  * size (and its master), as an allowed size; 0 if none. */
-static int releasable(const morph__run *run, int j)
+static int releasable(const morph__pass *run, int j)
 {
   const morph_policy_job *job = &run->snap->running[j];
   int size = run->s->size[j];
@@ -71,7 +71,7 @@ static int cmp_release(const void *a, const void *b)
 
 /* Collects (release, job) pairs of the jobs that may shrink in the
  * scratch pairs, largest release first; returns their total release. */
-static long candidates(const morph__run *run)
+static long candidates(const morph__pass *run)
 {
   int c = 0;
   long total = 0;
@@ -91,7 +91,7 @@ static long candidates(const morph__run *run)
 /* Shrinks candidates, largest release first, until they release at least
  * `want` units (the caller checked that they can); the last one releases
  * only what is still missing, rounded up to an allowed size. */
-static int shrink_for(morph__run *run, long want)
+static int shrink_for(morph__pass *run, long want)
 {
   for (int k = 0; want > 0; k++) {
     int rel = run->s->pairs[2 * k], j = run->s->pairs[2 * k + 1];
@@ -113,7 +113,7 @@ static int shrink_for(morph__run *run, long want)
  * one action per decision, so serving them one by one would stop at the
  * first partly shrunk job). Returns in *spare the units no waiting job
  * has a reservation on: none once a job has to wait for jobs to end. */
-static int serve_queue(morph__run *run, long *spare)
+static int serve_queue(morph__pass *run, long *spare)
 {
   long cap = candidates(run), avail = morph__free_units(run) + incoming(run);
   long reserved = 0;
@@ -131,7 +131,7 @@ static int serve_queue(morph__run *run, long *spare)
 
 /* Step 2, one pass: expands eligible jobs (only those below their
  * preferred size if `below_pref`) with at most *spare units. */
-static int expand_pass(morph__run *run, long *spare, int below_pref)
+static int expand_pass(morph__pass *run, long *spare, int below_pref)
 {
   for (int j = 0; j < run->snap->nrunning && *spare > 0; j++) {
     const morph_policy_job *job = &run->snap->running[j];
@@ -150,7 +150,7 @@ static int expand_pass(morph__run *run, long *spare, int below_pref)
   return MORPH_OK;
 }
 
-int morph__rdmr_after(morph__run *run)
+int morph__rdmr_after(morph__pass *run)
 {
   long spare;
   int rc = serve_queue(run, &spare);

@@ -6,7 +6,7 @@
 
 #include "internal.h"
 
-int morph__fail(morph__run *run, int rc, const char *fmt, ...)
+int morph__pass_fail(morph__pass *run, int rc, const char *fmt, ...)
 {
   va_list ap;
   va_start(ap, fmt);
@@ -23,7 +23,7 @@ static int is_malleable(const morph_policy_job *job)
 /* A job may get an action if it is malleable, not resizing, has not failed
  * too often and has no action yet in this decision (one per job keeps the
  * caller's bookkeeping simple). */
-int morph__resizable(const morph__run *run, int j)
+int morph__resizable(const morph__pass *run, int j)
 {
   const morph_policy_job *job = &run->snap->running[j];
   return is_malleable(job) && !job->resizing && !run->s->touched[j] &&
@@ -31,14 +31,14 @@ int morph__resizable(const morph__run *run, int j)
 }
 
 /* DMRlib's scheduling period (paper 000 Table 5): no resize within it. */
-int morph__inhibited(const morph__run *run, int j)
+int morph__inhibited(const morph__pass *run, int j)
 {
   const morph_policy_job *job = &run->snap->running[j];
   double period = job->sched_period > 0 ? job->sched_period : run->params->sched_period;
   return period > 0 && run->snap->now - job->last_change < period;
 }
 
-long morph__free_units(const morph__run *run)
+long morph__free_units(const morph__pass *run)
 {
   return run->total_free;
 }
@@ -56,11 +56,11 @@ static int grow_actions(morph_policy_actions *a)
   return MORPH_OK;
 }
 
-int morph__emit(morph__run *run, morph_policy_op op, int job_index, int from, int to, int depends)
+int morph__emit(morph__pass *run, morph_policy_op op, int job_index, int from, int to, int depends)
 {
   morph_policy_actions *a = run->out;
   if (grow_actions(a))
-    return morph__fail(run, MORPH_ENOMEM, "out of memory for actions");
+    return morph__pass_fail(run, MORPH_ENOMEM, "out of memory for actions");
   const morph_policy_job *job =
       op == MORPH_POLICY_START ? &run->snap->pending[job_index] : &run->snap->running[job_index];
   a->v[a->n] = (morph_policy_action){.op = op, .job = job->id, .job_index = job_index,
@@ -69,7 +69,7 @@ int morph__emit(morph__run *run, morph_policy_op op, int job_index, int from, in
   return a->n++;
 }
 
-int morph__emit_piece(morph__run *run, int node, int slots)
+int morph__emit_piece(morph__pass *run, int node, int slots)
 {
   morph_policy_actions *a = run->out;
   morph_policy_action *last = &a->v[a->n - 1];
@@ -83,7 +83,7 @@ int morph__emit_piece(morph__run *run, int node, int slots)
     int cap = a->cap_allocs ? 2 * a->cap_allocs : 256;
     morph_policy_alloc *v = realloc(a->allocs, (size_t)cap * sizeof(*v));
     if (!v)
-      return morph__fail(run, MORPH_ENOMEM, "out of memory for allocations");
+      return morph__pass_fail(run, MORPH_ENOMEM, "out of memory for allocations");
     a->allocs = v;
     a->cap_allocs = cap;
   }
@@ -93,7 +93,7 @@ int morph__emit_piece(morph__run *run, int node, int slots)
 }
 
 /* Takes up to `*units` from node i; returns MORPH_OK or MORPH_ENOMEM. */
-static int take_node(morph__run *run, int i, int *units)
+static int take_node(morph__pass *run, int i, int *units)
 {
   int f = run->s->node_free[i];
   if (f == 0 || *units == 0)
@@ -106,7 +106,7 @@ static int take_node(morph__run *run, int i, int *units)
   return morph__emit_piece(run, i, slots);
 }
 
-int morph__take(morph__run *run, int units, int prefer_job)
+int morph__take(morph__pass *run, int units, int prefer_job)
 {
   int rc = MORPH_OK;
   /* Slot units: fill the job's own nodes first, for locality. */
@@ -123,20 +123,20 @@ int morph__take(morph__run *run, int units, int prefer_job)
   return rc;
 }
 
-static int node_up(const morph__run *run, int node)
+static int node_up(const morph__pass *run, int node)
 {
   return run->snap->nodes[node].state == MORPH_POLICY_NODE_UP;
 }
 
 /* Units of piece k of job that a shrink may release: the first piece holds
  * the master process (Elastic MPI keeps the master node, paper 002 3.4.2). */
-static int piece_releasable(const morph__run *run, const morph_policy_job *job, int k)
+static int piece_releasable(const morph__pass *run, const morph_policy_job *job, int k)
 {
   int u = morph__piece_units(run->snap, &job->alloc[k]);
   return k == 0 ? u - 1 : u;
 }
 
-int morph__releasable_up(const morph__run *run, int j)
+int morph__releasable_up(const morph__pass *run, int j)
 {
   const morph_policy_job *job = &run->snap->running[j];
   int n = 0;
@@ -146,7 +146,7 @@ int morph__releasable_up(const morph__run *run, int j)
   return n;
 }
 
-int morph__bad_units(const morph__run *run, int j)
+int morph__bad_units(const morph__pass *run, int j)
 {
   const morph_policy_job *job = &run->snap->running[j];
   int n = 0;
@@ -158,7 +158,7 @@ int morph__bad_units(const morph__run *run, int j)
 
 /* Releases from the last piece backwards pieces whose node is (or is not)
  * UP, as `want_up` says; *units falls by what was released. */
-static int release_pass(morph__run *run, const morph_policy_job *job, int *units, int want_up)
+static int release_pass(morph__pass *run, const morph_policy_job *job, int *units, int want_up)
 {
   int whole = run->snap->unit == MORPH_POLICY_UNIT_NODE;
   for (int k = job->nalloc - 1; k >= 0 && *units > 0; k--) {
@@ -174,7 +174,7 @@ static int release_pass(morph__run *run, const morph_policy_job *job, int *units
   return MORPH_OK;
 }
 
-int morph__release(morph__run *run, int j, int units, int bad_first)
+int morph__release(morph__pass *run, int j, int units, int bad_first)
 {
   const morph_policy_job *job = &run->snap->running[j];
   if (bad_first && release_pass(run, job, &units, 0))
@@ -185,7 +185,7 @@ int morph__release(morph__run *run, int j, int units, int bad_first)
 /* Books for the last action up to *units of what action `shrink` released.
  * Released units it does not need stay unbooked until the next decision:
  * they are free only once the shrink completes. */
-static int copy_released(morph__run *run, int shrink, int *units)
+static int copy_released(morph__pass *run, int shrink, int *units)
 {
   const morph_policy_action *sh = &run->out->v[shrink];
   int whole = run->snap->unit == MORPH_POLICY_UNIT_NODE;
@@ -201,7 +201,7 @@ static int copy_released(morph__run *run, int shrink, int *units)
   return MORPH_OK;
 }
 
-int morph__start_job(morph__run *run, int p, int n, int depends)
+int morph__start_job(morph__pass *run, int p, int n, int depends)
 {
   int a = morph__emit(run, MORPH_POLICY_START, p, 0, n, depends);
   if (a < 0)
@@ -216,7 +216,7 @@ int morph__start_job(morph__run *run, int p, int n, int depends)
   return morph__take(run, units, -1);
 }
 
-int morph__expand_job(morph__run *run, int j, int to)
+int morph__expand_job(morph__pass *run, int j, int to)
 {
   int from = run->s->size[j];
   int a = morph__emit(run, MORPH_POLICY_EXPAND, j, from, to, -1);
@@ -227,7 +227,7 @@ int morph__expand_job(morph__run *run, int j, int to)
   return morph__take(run, to - from, j);
 }
 
-int morph__shrink_job(morph__run *run, int j, int to, int bad_first)
+int morph__shrink_job(morph__pass *run, int j, int to, int bad_first)
 {
   int from = run->s->size[j];
   int a = morph__emit(run, MORPH_POLICY_SHRINK, j, from, to, -1);

@@ -9,14 +9,14 @@
 
 /* A job steps up when its last change (start or resize) is a full period
  * old; the scheduling period inhibitor still applies. */
-static int due(const morph__run *run, int j)
+static int due(const morph__pass *run, int j)
 {
   const morph_policy_job *job = &run->snap->running[j];
   return morph__resizable(run, j) && !morph__inhibited(run, j) &&
          run->snap->now - job->last_change >= run->params->step_period;
 }
 
-int morph__stepping_after(morph__run *run)
+int morph__stepping_after(morph__pass *run)
 {
   for (int j = 0; j < run->snap->nrunning && morph__free_units(run) > 0; j++) {
     if (!due(run, j))

@@ -168,7 +168,7 @@ int morph__validate(const morph_policy_snapshot *snap, morph__scratch *s, char *
 }
 
 /* Free slots per node; in NODE units only wholly free UP nodes count. */
-void morph__pool_init(morph__run *run)
+void morph__pool_init(morph__pass *run)
 {
   const morph_policy_snapshot *snap = run->snap;
   int whole = snap->unit == MORPH_POLICY_UNIT_NODE;

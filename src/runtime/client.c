@@ -175,7 +175,7 @@ int morph__client_progress(morph_ctx *ctx)
 
 int morph__client_ack(morph_ctx *ctx, const char *checkpoint)
 {
-  const morph_report *r = &ctx->report;
+  const morph_reconf_report *r = &ctx->report;
   morph__msg m;
   morph__msg_init(&m, MORPH__MSG_ACK);
   m.id = ctx->decision.id, m.outcome = r->outcome, m.mechanism = r->mechanism;

@@ -330,7 +330,7 @@ int morph_set_inhibitors(morph_ctx *ctx, double period, int iterations)
   return MORPH_OK;
 }
 
-int morph_last_report(const morph_ctx *ctx, morph_report *out)
+int morph_last_report(const morph_ctx *ctx, morph_reconf_report *out)
 {
   if (!ctx || !out)
     return MORPH_EINVAL;

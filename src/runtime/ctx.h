@@ -82,7 +82,7 @@ struct morph_ctx {
   morph__decision decision;
   morph__data *data;
   int ndata;
-  morph_report report;
+  morph_reconf_report report;
   int verdict;          /* last window's verdict (rank 0: read by unwaited
                            sends; others: written by a receive) */
   int64_t vote[2];      /* a joiner's vote {outcome, bytes received} */

@@ -454,7 +454,7 @@ static int restore_all(morph_ctx *ctx, ckpt_file *fh, const ckpt_head *h, const 
  * phases before the restart were reported by the job that ended. */
 static void report_restart(morph_ctx *ctx, const ckpt_head *h, double t_restore)
 {
-  morph_report *r = &ctx->report;
+  morph_reconf_report *r = &ctx->report;
   memset(r, 0, sizeof *r);
   r->seq = (int)h->seq;
   r->old_size = (int)h->old_size;

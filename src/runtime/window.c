@@ -204,7 +204,7 @@ static enum state on_rollback(morph_ctx *ctx, morph__window *w, run *r)
 
 static void open_report(morph_ctx *ctx, const morph__window *w)
 {
-  morph_report *rep = &ctx->report;
+  morph_reconf_report *rep = &ctx->report;
   memset(rep, 0, sizeof *rep);
   rep->seq = w->seq;
   rep->old_size = w->old_size;
@@ -216,7 +216,7 @@ static void open_report(morph_ctx *ctx, const morph__window *w)
 
 static void close_report(morph_ctx *ctx, morph__window *w, int rc)
 {
-  morph_report *rep = &ctx->report;
+  morph_reconf_report *rep = &ctx->report;
   rep->outcome = rc;
   rep->new_size = rc == MORPH_OK ? w->new_size : w->old_size;
   rep->bytes_moved = rc == MORPH_OK ? w->bytes : 0;

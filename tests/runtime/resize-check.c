@@ -227,7 +227,7 @@ int main(int argc, char **argv)
     }
     if (st == MORPH_LEAVING)
       break;
-    morph_report rep;
+    morph_reconf_report rep;
     morph_last_report(m, &rep);
     if (rep.seq != seen && morph_rank(m) == 0) {
       seen = rep.seq, reconfigs++;
