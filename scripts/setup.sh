@@ -12,6 +12,7 @@ PACKAGES=(
   gnuplot-nox                         # plots
   libscotch-dev                       # process mapping
   libcmocka-dev                       # unit tests
+  munge libmunge-dev                  # authentication between hosts (MUNGE)
   procps psmisc                       # pgrep/pkill/killall used by tests
 )
 
