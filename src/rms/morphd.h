@@ -96,9 +96,15 @@ void morph__daemon_signals(void);
 /* conn.c */
 void morph__conn_accept(morph__daemon *d);
 void morph__conn_read(morph__daemon *d, int i);
+/* Closes client i and tells the job protocol if it was a relay. */
 void morph__conn_drop(morph__daemon *d, int i);
-int morph__conn_send_msg(morph__daemon *d, int i, const morph__msg *m);
-int morph__conn_send_json(morph__daemon *d, int i, json_t *reply);
+
+/* wire.c: one message or one JSON reply (reference stolen) to client i;
+ * closing a client without telling anyone. Errors: MORPH_ECONN (the peer
+ * is gone or stopped reading), MORPH_ENOMEM. */
+int morph__wire_msg(morph__daemon *d, int i, const morph__msg *m);
+int morph__wire_json(morph__daemon *d, int i, json_t *reply);
+void morph__wire_close(morph__daemon *d, int i);
 
 /* relay_srv.c */
 void morph__relay_message(morph__daemon *d, int i, const morph__msg *m);

@@ -28,7 +28,7 @@ int morph__resize_send(morph__daemon *d, morph__job *job, morph__rop op, int to,
   m.iteration = -1;
   if (op == MORPH__R_EXPAND && !d->pool.local)
     morph__alloc_hosts(pieces, &d->pool, m.hosts, sizeof m.hosts);
-  if (morph__conn_send_msg(d, job->conn, &m) != MORPH_OK) {
+  if (morph__wire_msg(d, job->conn, &m) != MORPH_OK) {
     if (op == MORPH__R_EXPAND)
       morph__pool_release(&d->pool, pieces);
     return 0;
