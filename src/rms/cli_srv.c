@@ -129,10 +129,14 @@ static void cmd_submit(morph__daemon *d, int i, json_t *req)
     return reply_error(d, i, rc, "%s", why[0] ? why : morph_strerror(rc));
   }
   j->submit = morph__wall();
-  if (j->req_min > d->pool.total) {
-    /* No pool state will ever hold it: say so now, keep the record. */
-    snprintf(j->note, sizeof j->note, "needs at least %d slots; the pool has %d in all",
-             j->req_min, d->pool.total);
+  morph__backend_view v;
+  int total = morph__backend_read(d->be, &v) == MORPH_OK ? morph__backend_view_units(&v) : 0;
+  if (total > 0 && j->req_min > total) {
+    /* No state of these nodes will ever hold it: say so now, keep the
+     * record. */
+    const char *unit = v.unit == MORPH_POLICY_UNIT_NODE ? "nodes" : "slots";
+    snprintf(j->note, sizeof j->note, "needs at least %d %s; the pool has %d in all", j->req_min,
+             unit, total);
     j->state = MORPH__J_REJECTED;
     j->end = j->submit;
     record(d, j);

@@ -37,7 +37,7 @@ static void on_hello(morph__daemon *d, int i, const morph__msg *m)
     morph__say(&d->log, 0, "refused a relay: %s", text);
     return;
   }
-  int again = job->conn >= 0 || job->ready || job->nprogress > 0 || !job->child;
+  int again = job->conn >= 0 || job->ready || job->nprogress > 0 || job->adopted;
   if (job->conn >= 0 && job->conn != i)
     morph__wire_close(d, job->conn); /* a stale connection of the same job */
   job->conn = i;
@@ -54,7 +54,7 @@ static void on_hello(morph__daemon *d, int i, const morph__msg *m)
   morph__wire_msg(d, i, &w);
   morph__say(&d->log, 1, "job %lld %s (size %d, mechanisms %#x)", (long long)job->id,
               again ? "reattached" : "connected", m->size, m->mechanisms);
-  if (again && !job->child)
+  if (again && job->adopted)
     morph__journal_event(d->journal, morph__wall(), job->id, "reattach", "size %d", m->size);
 }
 
