@@ -62,8 +62,10 @@ typedef struct morph__node {
 
 /* The node and allocation snapshot. Memory is the backend's, valid until
  * its next call. `running` and `pending` are jobs that are not morphd's
- * (Slurm: other users' jobs, rigid, never resized; embedded: none); their
- * `alloc` pieces use the same node indices. */
+ * (Slurm: jobs submitted without morph, given kind RIGID so the policy
+ * never resizes them; embedded: none); their `alloc` pieces use the same
+ * node indices. morphd puts them in the policy's snapshot and leaves the
+ * actions on them (a START) to their resource manager. */
 typedef struct morph__backend_view {
   morph_policy_unit unit; /* what a size counts: slots, or whole nodes */
   const morph__node *nodes;

@@ -111,6 +111,19 @@ static void record(morph__daemon *d, morph__job *j)
   morph__journal_commit(d->journal);
 }
 
+/* True (with the reason in j->note) if no state of the backend's nodes
+ * will ever hold the job. */
+static int never_fits(morph__daemon *d, morph__job *j)
+{
+  morph__backend_view v;
+  int total = morph__backend_read(d->be, &v) == MORPH_OK ? morph__backend_view_units(&v) : 0;
+  if (total <= 0 || j->req_min <= total)
+    return 0;
+  snprintf(j->note, sizeof j->note, "needs at least %d %s; the pool has %d in all", j->req_min,
+           v.unit == MORPH_POLICY_UNIT_NODE ? "nodes" : "slots", total);
+  return 1;
+}
+
 static void cmd_submit(morph__daemon *d, int i, json_t *req)
 {
   char why[256] = "";
@@ -129,14 +142,8 @@ static void cmd_submit(morph__daemon *d, int i, json_t *req)
     return reply_error(d, i, rc, "%s", why[0] ? why : morph_strerror(rc));
   }
   j->submit = morph__wall();
-  morph__backend_view v;
-  int total = morph__backend_read(d->be, &v) == MORPH_OK ? morph__backend_view_units(&v) : 0;
-  if (total > 0 && j->req_min > total) {
-    /* No state of these nodes will ever hold it: say so now, keep the
-     * record. */
-    const char *unit = v.unit == MORPH_POLICY_UNIT_NODE ? "nodes" : "slots";
-    snprintf(j->note, sizeof j->note, "needs at least %d %s; the pool has %d in all", j->req_min,
-             unit, total);
+  if (never_fits(d, j)) {
+    /* Say so now, keep the record. */
     j->state = MORPH__J_REJECTED;
     j->end = j->submit;
     record(d, j);
