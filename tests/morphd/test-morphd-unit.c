@@ -172,6 +172,34 @@ static void embedded_grow_release_report_in_order(void **state)
   morph__backend_close(b);
 }
 
+/* With a hostfile, a grant names the joiners' hosts, one per slot, for
+ * the RESIZE. */
+static void embedded_hostfile_grant_names_joiner_hosts(void **state)
+{
+  (void)state;
+  char dir[64], path[128], err[256];
+  temp_dir(dir, sizeof dir);
+  snprintf(path, sizeof path, "%s/hosts", dir);
+  FILE *f = fopen(path, "w");
+  fputs("a slots=2\nb slots=2\n", f);
+  fclose(f);
+  morph__backend_conf conf = {.socket = "/tmp/none.sock", .outdir = dir, .hostfile = path};
+  morph__backend *b;
+  assert_int_equal(morph__backend_open("embedded", &conf, &b, err, sizeof err), MORPH_OK);
+  morph__job job;
+  morph__job_init(&job);
+  job.id = 2;
+  morph__alloc more;
+  alloc_of(&more, "0:1,1:2");
+  assert_int_equal(morph__backend_grow(b, &job, 7, &more), MORPH_OK);
+  morph__backend_event ev;
+  assert_int_equal(morph__backend_next(b, &ev), 1);
+  assert_string_equal(ev.hosts, "a,b,b");
+  morph__backend_drop(b, &job);
+  morph__alloc_free(&more);
+  morph__backend_close(b);
+}
+
 /* After a restart, a job that holds more than the pool has is refused
  * with a reason, and nothing of it is booked. */
 static void embedded_adopt_refuses_slots_it_lacks(void **state)
@@ -361,6 +389,7 @@ int main(int argc, char **argv)
     cmocka_unit_test(history_report_agrees_with_journal),
     cmocka_unit_test(journal_version1_migrates),
     cmocka_unit_test(embedded_grow_release_report_in_order),
+    cmocka_unit_test(embedded_hostfile_grant_names_joiner_hosts),
     cmocka_unit_test(embedded_adopt_refuses_slots_it_lacks),
     cmocka_unit_test(backend_unknown_and_unbuilt_names_say_so),
   };
