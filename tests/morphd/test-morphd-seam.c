@@ -168,6 +168,12 @@ static void rig_free(rig *r)
 {
   morph__daemon_fini(&r->d);
   close(r->peer);
+  char path[128];
+  for (int k = 0; k < 3; k++) {
+    snprintf(path, sizeof path, "%s/journal.db%s", r->dir, (const char *[]){"", "-wal", "-shm"}[k]);
+    unlink(path);
+  }
+  rmdir(r->dir);
   free(r);
 }
 
