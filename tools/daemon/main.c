@@ -15,16 +15,19 @@
 static const char usage_text[] =
   "usage: morph daemon [options]\n"
   "\n"
-  "Runs morphd, the embedded resource manager, in the foreground: it owns\n"
-  "the slots of this machine (or of a hostfile), keeps the queue, starts jobs\n"
+  "Runs morphd, the resource manager, in the foreground: it keeps the queue,\n"
+  "asks the policy engine what to do and has its backend do it. The embedded\n"
+  "backend owns the slots of this machine (or of a hostfile), starts jobs\n"
   "with `morph run` and grows and shrinks malleable ones as the policy says.\n"
   "State (socket, journal, job outputs) lives in one folder.\n"
   "\n"
   "  -d, --dir DIR         state folder ($MORPH_DIR, default /tmp/morph-<uid>)\n"
   "      --socket PATH     socket (default DIR/morphd.sock; owner-only)\n"
   "      --journal FILE    SQLite journal (default DIR/journal.db)\n"
-  "  -n, --slots N         slots on this machine (default: number of CPUs)\n"
-  "      --hostfile FILE   pool from a hostfile (\"host slots=N\" lines)\n"
+  "  -b, --backend NAME    who owns the resources: embedded (default; slurm is\n"
+  "                        not built yet)\n"
+  "  -n, --slots N         embedded: slots on this machine (default: CPUs)\n"
+  "      --hostfile FILE   embedded: pool from a hostfile (\"host slots=N\" lines)\n"
   "  -p, --policy NAME     policy engine (default dmr+easy; --list-policies)\n"
   "      --param KEY=VAL   policy parameter, repeatable (sched_period=10, ...)\n"
   "  -i, --interval S      seconds between periodic decisions (default 5)\n"
@@ -44,6 +47,7 @@ enum { OPT_SOCKET = 256, OPT_JOURNAL, OPT_HOSTFILE, OPT_PARAM, OPT_LAUNCHER, OPT
 static const struct option long_opts[] = {
   {"dir", required_argument, NULL, 'd'},         {"socket", required_argument, NULL, OPT_SOCKET},
   {"journal", required_argument, NULL, OPT_JOURNAL}, {"slots", required_argument, NULL, 'n'},
+  {"backend", required_argument, NULL, 'b'},
   {"hostfile", required_argument, NULL, OPT_HOSTFILE}, {"policy", required_argument, NULL, 'p'},
   {"param", required_argument, NULL, OPT_PARAM}, {"interval", required_argument, NULL, 'i'},
   {"launcher", required_argument, NULL, OPT_LAUNCHER}, {"verbose", no_argument, NULL, 'v'},
@@ -91,6 +95,7 @@ static int option(cli_opts *o, int c, char *arg)
   case 'd': o->d.dir = arg; return 0;
   case OPT_SOCKET: o->d.socket = arg; return 0;
   case OPT_JOURNAL: o->d.journal = arg; return 0;
+  case 'b': o->d.backend = arg; return 0;
   case 'n': return number(arg, 1, &v) ? 2 : (o->d.slots = (int)v, 0);
   case OPT_HOSTFILE: o->d.hostfile = arg; return 0;
   case 'p': o->d.policy = arg; return 0;
@@ -119,11 +124,12 @@ static int parse(cli_opts *o, int argc, char **argv)
   memset(o, 0, sizeof *o);
   morph_policy_params_default(&o->d.params);
   o->d.policy = "dmr+easy";
+  o->d.backend = "embedded";
   o->d.interval = 5;
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);
   o->d.slots = cpus > 0 ? (int)cpus : 1;
   int c;
-  while ((c = getopt_long(argc, argv, "d:n:p:i:vh", long_opts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, "d:b:n:p:i:vh", long_opts, NULL)) != -1) {
     if (c == 'h')
       return fputs(usage_text, stdout), 0;
     if (c == OPT_LIST)
