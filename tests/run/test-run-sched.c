@@ -12,7 +12,7 @@
 #include <cmocka.h>
 
 #include "morph/error.h"
-#include "schedule.h"
+#include "launch/schedule.h"
 
 static void test_list_of_iterations_and_times(void **state)
 {

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "morph/error.h"
-#include "run.h"
+#include "launch.h"
 
 int morph__server_open(struct morph__run *r)
 {

@@ -6,9 +6,9 @@
 #include <poll.h>
 #include <signal.h>
 
-#include "launch.h"
+#include "child.h"
 #include "morph/error.h"
-#include "run.h"
+#include "launch.h"
 
 #define TICK_MS 100
 /* While leavers are on their way out, look more often: their slots are

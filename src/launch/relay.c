@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "morph/error.h"
-#include "run.h"
+#include "launch.h"
 
 #define RETRY 2.0 /* seconds between two attempts to reach morphd */
 

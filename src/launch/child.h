@@ -3,8 +3,8 @@
  * a process group of its own so that a terminal's Ctrl-C reaches morph run
  * only, which then decides how to stop the job.
  */
-#ifndef MORPH_RUN_LAUNCH_H
-#define MORPH_RUN_LAUNCH_H
+#ifndef MORPH_LAUNCH_CHILD_H
+#define MORPH_LAUNCH_CHILD_H
 
 #include <sys/types.h>
 

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "launch.h"
 #include "procs.h"
-#include "run.h"
 
 #define LOOK_PERIOD 0.25 /* seconds between two looks at /proc */
 #define CONFIRM 1.0      /* too few processes for this long is a loss */

@@ -9,15 +9,15 @@
  * size from the same checkpoint). ENDING: the job said BYE or its
  * connection dropped, mpirun must end. DONE: mpirun ended for good.
  */
-#ifndef MORPH_RUN_RUN_H
-#define MORPH_RUN_RUN_H
+#ifndef MORPH_LAUNCH_LAUNCH_H
+#define MORPH_LAUNCH_LAUNCH_H
 
 #include <limits.h>
 #include <stdio.h>
 #include <sys/types.h>
 
 #include "common/log.h"
-#include "options.h"
+#include "opts.h"
 #include "proto/protocol.h"
 
 enum morph__phase {
@@ -104,6 +104,14 @@ struct morph__run {
   struct morph__monitor mon;
   int exit_code;             /* what morph run exits with */
 };
+
+/* launch.c: the lifecycle. morph__run_init sets *r up for the options *o
+ * (kept, and completed: flavour, job id) and starts mpirun; whatever it
+ * returns, morph__run_fini must follow, and returns the exit status.
+ * Errors: what the socket, the report or mpirun's start returned; the
+ * exit status is then 125. */
+int morph__run_init(struct morph__run *r, struct morph__run_opts *o);
+int morph__run_fini(struct morph__run *r);
 
 /* Seconds since the run started. */
 double morph__run_clock(const struct morph__run *r);

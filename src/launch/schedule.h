@@ -4,8 +4,8 @@
  * a forced mechanism ("3@it200:relaunch"). Parsing only; sending them is
  * dispatch.c's job.
  */
-#ifndef MORPH_RUN_SCHEDULE_H
-#define MORPH_RUN_SCHEDULE_H
+#ifndef MORPH_LAUNCH_SCHEDULE_H
+#define MORPH_LAUNCH_SCHEDULE_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "morph/error.h"
-#include "options.h"
+#include "opts.h"
 
 extern char **environ;
 

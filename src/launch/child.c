@@ -1,4 +1,4 @@
-#include "launch.h"
+#include "child.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -9,9 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "launch.h"
+#include "child.h"
 #include "morph/error.h"
-#include "run.h"
+#include "launch.h"
 
 static void say_command(struct morph__run *r, const struct morph__argv *a)
 {

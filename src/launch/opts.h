@@ -1,6 +1,13 @@
-/* Command-line options of `morph run`. */
-#ifndef MORPH_RUN_OPTIONS_H
-#define MORPH_RUN_OPTIONS_H
+/*
+ * What a launch is asked to do: the options of `morph run`, filled by its
+ * command line (tools/run) or by any other caller. Parsing a command line
+ * is not the library's business; defaults, the cross-checks between
+ * options and freeing are.
+ */
+#ifndef MORPH_LAUNCH_OPTS_H
+#define MORPH_LAUNCH_OPTS_H
+
+#include <stddef.h>
 
 #include "mpicmd.h"
 #include "schedule.h"
@@ -12,11 +19,12 @@ struct morph__run_opts {
   enum morph__mpi mpi;   /* chosen or detected flavour */
   const char *hostfile;  /* NULL: none */
   const char *mpirun;    /* launcher program; NULL: the flavour's default */
-  const char **mpi_args; /* extra launcher arguments (--mpi-arg) */
+  const char **mpi_args; /* extra launcher arguments (--mpi-arg); the array is
+                            malloc'ed and owned, the strings are not */
   int n_mpi_args;
   struct morph__sched sched;
   const char *server;    /* morphd socket for the relay; NULL: none */
-  const char *job_id;    /* job id (default "run-<pid>") */
+  const char *job_id;    /* job id; NULL: "run-<pid>", set by the launch */
   char job_id_buf[64];
   const char *report;    /* CSV of reconfigurations; NULL: none */
   double timeout;        /* whole job; 0: none */
@@ -25,15 +33,20 @@ struct morph__run_opts {
   double exit_timeout;   /* mpirun must end within this after BYE/drop */
   double grace;          /* between SIGTERM and SIGKILL */
   int no_recovery;       /* Open MPI without --enable-recovery */
-  int verbose;
+  int verbose;           /* 1: job events; 2: every protocol message */
   char **app;            /* application and its arguments, NULL-terminated */
 };
 
-/* Parses argv into *o. Returns -1 to go on, or the exit status to leave with
- * (0 after --help, 2 after a usage error, already reported on stderr). */
-int morph__opts_parse(struct morph__run_opts *o, int argc, char **argv);
+/* Sets every option to its default (docs/run.md): nothing owned yet. */
+void morph__opts_init(struct morph__run_opts *o);
 
-/* Frees what parsing allocated. */
+/* Checks the options against each other once all are set: a program, a
+ * job id with a server, -n and the schedule within [min, max].
+ * Errors: MORPH_EINVAL, err says what is wrong in the words of the
+ * command line. *o is not modified. */
+int morph__opts_check(const struct morph__run_opts *o, char *err, size_t errsize);
+
+/* Frees what *o owns (the schedule, the --mpi-arg array); idempotent. */
 void morph__opts_free(struct morph__run_opts *o);
 
 #endif

@@ -5,8 +5,8 @@
  * proxy, mpirun itself) has gone; "the job's processes" are therefore the
  * descendants of morph run.
  */
-#ifndef MORPH_RUN_PROCS_H
-#define MORPH_RUN_PROCS_H
+#ifndef MORPH_LAUNCH_PROCS_H
+#define MORPH_LAUNCH_PROCS_H
 
 #include <sys/types.h>
 

@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "morph/error.h"
+#include "launch.h"
 #include "procs.h"
-#include "run.h"
 
 #include <unistd.h>
 

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "morph/error.h"
-#include "run.h"
+#include "launch.h"
 
 /* Fills *m with the next schedule entry if it is due. Iteration entries are
  * due at once (the job applies them at the iteration); time entries when

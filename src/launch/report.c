@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "morph/error.h"
-#include "run.h"
+#include "launch.h"
 
 static const char header[] =
   "seq,time,iteration,requested,old,new,mechanism,outcome,error,"

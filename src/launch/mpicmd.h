@@ -2,8 +2,8 @@
  * The MPI launcher command line: which MPI the application uses, and the
  * mpirun / mpiexec arguments that make a job malleable under it.
  */
-#ifndef MORPH_RUN_MPICMD_H
-#define MORPH_RUN_MPICMD_H
+#ifndef MORPH_LAUNCH_MPICMD_H
+#define MORPH_LAUNCH_MPICMD_H
 
 #include <stddef.h>
 

@@ -6,7 +6,7 @@
 #include <signal.h>
 #include <string.h>
 
-#include "run.h"
+#include "launch.h"
 
 /* The only global of morph run: a handler can reach nothing else. It holds
  * the number of the last stopping signal received, 0 if none. */
