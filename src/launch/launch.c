@@ -16,7 +16,7 @@
 #include "launch.h"
 #include "morph/error.h"
 
-double morph__run_clock(const struct morph__run *r)
+double morph__launch_clock(const struct morph__launch *r)
 {
   return morph__now() - r->t0;
 }
@@ -30,9 +30,9 @@ static void set_count(const char *name, int value)
 
 /* The documented variables the job reads (docs/run.md). They are set in
  * morph run's own environment so that every mpirun inherits them. */
-static void export_env(struct morph__run *r)
+static void export_env(struct morph__launch *r)
 {
-  const struct morph__run_opts *o = r->opt;
+  const struct morph__launch_opts *o = r->opt;
   setenv("MORPH_SOCKET", r->sock, 1);
   setenv("MORPH_JOB_ID", o->job_id, 1);
   if (o->min)
@@ -42,50 +42,50 @@ static void export_env(struct morph__run *r)
   if (o->pref)
     set_count("MORPH_PREF", o->pref);
   if (o->mechanism >= 0)
-    setenv("MORPH_MECHANISM", morph__mech_name(o->mechanism), 1);
+    setenv("MORPH_MECHANISM", morph__launch_mech_name(o->mechanism), 1);
   unsetenv("MORPH_RESTART");
-  morph__mpi_prepare_env(o->mpi);
+  morph__launch_mpi_prepare_env(o->mpi);
 }
 
 /* The program's resolved path, to recognise its processes in /proc. */
-static void find_app(struct morph__run *r)
+static void find_app(struct morph__launch *r)
 {
   char path[PATH_MAX];
-  if (morph__which(r->opt->app[0], path, sizeof path) != 0 || !realpath(path, r->app_exe)) {
+  if (morph__launch_which(r->opt->app[0], path, sizeof path) != 0 || !realpath(path, r->app_exe)) {
     r->app_exe[0] = '\0';
     morph__say(&r->log, 0, "cannot find %s here: leavers of a shrink will not be verified",
                r->opt->app[0]);
   }
 }
 
-static void choose_mpi(struct morph__run *r)
+static void choose_mpi(struct morph__launch *r)
 {
   char why[256];
-  if (r->opt->mpi != MORPH__MPI_AUTO)
+  if (r->opt->mpi != MORPH__LAUNCH_MPI_AUTO)
     return;
-  r->opt->mpi = morph__mpi_detect(r->opt->app[0], why, sizeof why);
-  morph__say(&r->log, 1, "MPI: %s (%s)", morph__mpi_name(r->opt->mpi), why);
+  r->opt->mpi = morph__launch_mpi_detect(r->opt->app[0], why, sizeof why);
+  morph__say(&r->log, 1, "MPI: %s (%s)", morph__launch_mpi_name(r->opt->mpi), why);
 }
 
-static int setup(struct morph__run *r)
+static int setup(struct morph__launch *r)
 {
   /* Orphans of the launcher (a rank whose orted died) become our children,
    * so none escapes the final clean-up. */
   prctl(PR_SET_CHILD_SUBREAPER, 1);
-  morph__signals_install();
+  morph__launch_signals_install();
   choose_mpi(r);
   find_app(r);
-  int rc = morph__server_open(r);
+  int rc = morph__launch_server_open(r);
   if (rc == MORPH_OK)
-    rc = morph__report_open(r);
+    rc = morph__launch_report_open(r);
   if (rc != MORPH_OK)
     return rc;
   export_env(r);
-  morph__relay_init(r);
-  return morph__start_job(r, r->opt->np, NULL);
+  morph__launch_relay_init(r);
+  return morph__launch_start_job(r, r->opt->np, NULL);
 }
 
-int morph__run_init(struct morph__run *r, struct morph__run_opts *o)
+int morph__launch_init(struct morph__launch *r, struct morph__launch_opts *o)
 {
   memset(r, 0, sizeof *r);
   r->opt = o;
@@ -105,19 +105,19 @@ int morph__run_init(struct morph__run *r, struct morph__run_opts *o)
   return rc;
 }
 
-int morph__run_fini(struct morph__run *r)
+int morph__launch_fini(struct morph__launch *r)
 {
-  if (morph__kill_leftovers(r->opt->grace) > 0)
+  if (morph__launch_child_kill_leftovers(r->opt->grace) > 0)
     morph__say(&r->log, 0, "stopped processes of the job that outlived mpirun");
-  morph__checkpoints_remove(r);
-  morph__relay_bye(r);
-  morph__relay_close(r);
-  morph__report_close(r);
-  morph__server_close(r);
-  morph__monitor_free(r);
+  morph__launch_checkpoints_remove(r);
+  morph__launch_relay_bye(r);
+  morph__launch_relay_close(r);
+  morph__launch_report_close(r);
+  morph__launch_server_close(r);
+  morph__launch_monitor_free(r);
   if (r->opt->sched.n > r->next_sched)
     morph__say(&r->log, 0, "%d schedule entries were not applied", r->opt->sched.n - r->next_sched);
   morph__say(&r->log, 1, "job ended with status %d after %.1f s; %d reconfigurations (%d failed)",
-             r->exit_code, morph__run_clock(r), r->seq, r->n_failed);
+             r->exit_code, morph__launch_clock(r), r->seq, r->n_failed);
   return r->exit_code;
 }

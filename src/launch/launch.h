@@ -1,6 +1,6 @@
 /*
  * The state of one `morph run` and the functions of its parts. One
- * struct morph__run is passed to every function; there is no other state
+ * struct morph__launch is passed to every function; there is no other state
  * except the signal flag (signals.c).
  *
  * A run goes through phases. Normally the job RUNs; a relaunch ACK moves it
@@ -20,17 +20,17 @@
 #include "opts.h"
 #include "proto/protocol.h"
 
-enum morph__phase {
-  MORPH__PH_RUNNING,
-  MORPH__PH_RELAUNCH_EXIT,
-  MORPH__PH_RESTART,
-  MORPH__PH_ROLLBACK,
-  MORPH__PH_ENDING,
-  MORPH__PH_DONE
+enum morph__launch_phase {
+  MORPH__LAUNCH_PH_RUNNING,
+  MORPH__LAUNCH_PH_RELAUNCH_EXIT,
+  MORPH__LAUNCH_PH_RESTART,
+  MORPH__LAUNCH_PH_ROLLBACK,
+  MORPH__LAUNCH_PH_ENDING,
+  MORPH__LAUNCH_PH_DONE
 };
 
 /* The decision sent to the job and not yet complete. */
-struct morph__decision {
+struct morph__launch_decision {
   int active;
   int id;            /* our id, on the job's side of the relay */
   int upstream_id;   /* morphd's id; 0 for a schedule entry */
@@ -43,7 +43,7 @@ struct morph__decision {
 };
 
 /* The upstream connection to morphd and what still has to reach it. */
-struct morph__relay {
+struct morph__launch_relay {
   morph__conn conn;      /* fd -1: not connected */
   double next_try;       /* run clock of the next connection attempt */
   int lost_logged;
@@ -55,7 +55,7 @@ struct morph__relay {
 
 /* The crash monitor (monitor.c): the application's processes as last seen
  * in /proc, and how long there have been fewer than the job needs. */
-struct morph__monitor {
+struct morph__launch_monitor {
   pid_t *pids;          /* application processes at the last look */
   int n, cap;
   int count;            /* how many; -1: not looked yet or /proc unreadable */
@@ -66,8 +66,8 @@ struct morph__monitor {
   int all_gone;         /* ENDING / RELAUNCH_EXIT: none is left */
 };
 
-struct morph__run {
-  struct morph__run_opts *opt;
+struct morph__launch {
+  struct morph__launch_opts *opt;
   morph__sayer log;          /* "morph run: ...", -v level 1, -vv level 2 */
   double t0;                 /* morph__now() at start */
   char dir[PATH_MAX];        /* private temporary folder */
@@ -84,7 +84,7 @@ struct morph__run {
                                 after its connection closes) */
   pid_t mpirun;              /* 0: not running */
   int mpirun_code;           /* exit code once it ended */
-  enum morph__phase phase;
+  enum morph__launch_phase phase;
   double phase_deadline;     /* run clock; 0: none */
   int size;                  /* current number of processes */
   int restart_size;          /* RESTART: the size being started */
@@ -93,71 +93,72 @@ struct morph__run {
   char checkpoint[512];      /* RESTART/ROLLBACK: checkpoint in use */
   char old_checkpoints[8][512]; /* to remove at exit */
   int n_old_checkpoints;
-  struct morph__decision dec;
+  struct morph__launch_decision dec;
   int settling;              /* waiting for the leavers of a live shrink */
   int next_sched;            /* index of the next schedule entry */
   int next_id;
   int seq;                   /* completed reconfigurations */
   int n_ok, n_failed;
-  struct morph__relay relay;
+  struct morph__launch_relay relay;
   FILE *report;
-  struct morph__monitor mon;
+  struct morph__launch_monitor mon;
   int exit_code;             /* what morph run exits with */
 };
 
-/* launch.c: the lifecycle. morph__run_init sets *r up for the options *o
+/* launch.c: the lifecycle. morph__launch_init sets *r up for the options *o
  * (kept, and completed: flavour, job id) and starts mpirun; whatever it
- * returns, morph__run_fini must follow, and returns the exit status.
+ * returns, morph__launch_fini must follow, and returns the exit status.
  * Errors: what the socket, the report or mpirun's start returned; the
  * exit status is then 125. */
-int morph__run_init(struct morph__run *r, struct morph__run_opts *o);
-int morph__run_fini(struct morph__run *r);
+int morph__launch_init(struct morph__launch *r, struct morph__launch_opts *o);
+int morph__launch_fini(struct morph__launch *r);
 
 /* Seconds since the run started. */
-double morph__run_clock(const struct morph__run *r);
+double morph__launch_clock(const struct morph__launch *r);
 
 /* server.c: the socket the job connects to. */
-int morph__server_open(struct morph__run *r);
-void morph__server_close(struct morph__run *r);
-void morph__server_accept(struct morph__run *r);
-void morph__server_read(struct morph__run *r);
-int morph__job_send(struct morph__run *r, const morph__msg *m);
-void morph__job_drop(struct morph__run *r, const char *why);
+int morph__launch_server_open(struct morph__launch *r);
+void morph__launch_server_close(struct morph__launch *r);
+void morph__launch_server_accept(struct morph__launch *r);
+void morph__launch_server_read(struct morph__launch *r);
+int morph__launch_job_send(struct morph__launch *r, const morph__msg *m);
+void morph__launch_job_drop(struct morph__launch *r, const char *why);
 
 /* dispatch.c: sends the next decision (morphd's first, then the schedule). */
-void morph__dispatch_tick(struct morph__run *r);
-void morph__dispatch_lost(struct morph__run *r, const char *why);
+void morph__launch_dispatch_tick(struct morph__launch *r);
+void morph__launch_dispatch_lost(struct morph__launch *r, const char *why);
 
 /* resize.c: from the job's ACK to a complete reconfiguration. */
-void morph__resize_ack(struct morph__run *r, const morph__msg *ack);
-void morph__resize_settle_tick(struct morph__run *r);
-void morph__resize_done(struct morph__run *r, int outcome, int new_size, const char *note);
+void morph__launch_resize_ack(struct morph__launch *r, const morph__msg *ack);
+void morph__launch_resize_settle_tick(struct morph__launch *r);
+void morph__launch_resize_done(struct morph__launch *r, int outcome, int new_size,
+                               const char *note);
 /* The job ended or was stopped with a decision active: complete it as well
  * as can be said (never acknowledged: MORPH_ECONN). */
-void morph__resize_abandon(struct morph__run *r, const char *why);
+void morph__launch_resize_abandon(struct morph__launch *r, const char *why);
 
 /* relaunch.c: the relaunch phases. */
-int morph__start_job(struct morph__run *r, int np, const char *checkpoint);
-int morph__stop_mpirun(struct morph__run *r);
-void morph__relaunch_begin(struct morph__run *r);
-void morph__relaunch_exited(struct morph__run *r);
-void morph__relaunch_hello(struct morph__run *r);
-void morph__relaunch_tick(struct morph__run *r);
-void morph__checkpoints_remove(struct morph__run *r);
+int morph__launch_start_job(struct morph__launch *r, int np, const char *checkpoint);
+int morph__launch_stop_mpirun(struct morph__launch *r);
+void morph__launch_relaunch_begin(struct morph__launch *r);
+void morph__launch_relaunch_exited(struct morph__launch *r);
+void morph__launch_relaunch_hello(struct morph__launch *r);
+void morph__launch_relaunch_tick(struct morph__launch *r);
+void morph__launch_checkpoints_remove(struct morph__launch *r);
 
 /* relay.c: the upstream connection to morphd. */
-void morph__relay_init(struct morph__run *r);
-void morph__relay_tick(struct morph__run *r);
-void morph__relay_read(struct morph__run *r);
-void morph__relay_send(struct morph__run *r, const morph__msg *m, int keep);
-void morph__relay_bye(struct morph__run *r);
-void morph__relay_close(struct morph__run *r);
-int morph__relay_pop(struct morph__run *r, morph__msg *resize);
+void morph__launch_relay_init(struct morph__launch *r);
+void morph__launch_relay_tick(struct morph__launch *r);
+void morph__launch_relay_read(struct morph__launch *r);
+void morph__launch_relay_send(struct morph__launch *r, const morph__msg *m, int keep);
+void morph__launch_relay_bye(struct morph__launch *r);
+void morph__launch_relay_close(struct morph__launch *r);
+int morph__launch_relay_pop(struct morph__launch *r, morph__msg *resize);
 
 /* report.c: CSV and the human line of each reconfiguration. */
-int morph__report_open(struct morph__run *r);
-void morph__report_resize(struct morph__run *r, const morph__msg *ack, double t_settle);
-void morph__report_close(struct morph__run *r);
+int morph__launch_report_open(struct morph__launch *r);
+void morph__launch_report_resize(struct morph__launch *r, const morph__msg *ack, double t_settle);
+void morph__launch_report_close(struct morph__launch *r);
 
 /* monitor.c: watches the application's processes. A process that
  * disappears while no reconfiguration can explain it means the job is
@@ -166,16 +167,16 @@ void morph__report_close(struct morph__run *r);
  * relaunch checkpoint) and none of its processes is left, it shortens the
  * phase's time limit to END_GRACE seconds, because mpirun may never end
  * by itself (after a failed spawn). */
-void morph__monitor_tick(struct morph__run *r);
+void morph__launch_monitor_tick(struct morph__launch *r);
 /* A new mpirun starts: forget what the previous one's processes did. */
-void morph__monitor_reset(struct morph__run *r);
-void morph__monitor_free(struct morph__run *r);
+void morph__launch_monitor_reset(struct morph__launch *r);
+void morph__launch_monitor_free(struct morph__launch *r);
 
 /* loop.c: the event loop until mpirun has ended for good. */
-void morph__loop(struct morph__run *r);
+void morph__launch_run(struct morph__launch *r);
 
 /* signals.c */
-void morph__signals_install(void);
-int morph__signal_pending(void);
+void morph__launch_signals_install(void);
+int morph__launch_signal_pending(void);
 
 #endif

@@ -7,49 +7,54 @@
 
 #include <stddef.h>
 
-enum morph__mpi { MORPH__MPI_AUTO, MORPH__MPI_OPENMPI, MORPH__MPI_MPICH };
+enum morph__launch_mpi {
+  MORPH__LAUNCH_MPI_AUTO,
+  MORPH__LAUNCH_MPI_OPENMPI,
+  MORPH__LAUNCH_MPI_MPICH
+};
 
-struct morph__run_opts;
+struct morph__launch_opts;
 
 /* A growable, NULL-terminated argument vector owning its strings. */
-struct morph__argv {
+struct morph__launch_argv {
   char **v;
   int n, cap;
 };
 
 /* Flavour from its name (auto, openmpi, mpich); -1 if unknown. */
-int morph__mpi_parse(const char *name);
-const char *morph__mpi_name(enum morph__mpi mpi);
+int morph__launch_mpi_parse(const char *name);
+const char *morph__launch_mpi_name(enum morph__launch_mpi mpi);
 
 /* Finds prog like execvp would; 0 and the path in out, or -1. */
-int morph__which(const char *prog, char *out, size_t size);
+int morph__launch_which(const char *prog, char *out, size_t size);
 
 /* Guesses the MPI of an application: the ".ompi" / ".mpich" suffix our
  * build gives binaries, else the libmpi that ldd shows, else the first
  * launcher installed. `why` says how it was decided. */
-enum morph__mpi morph__mpi_detect(const char *app, char *why, size_t whysize);
+enum morph__launch_mpi morph__launch_mpi_detect(const char *app, char *why, size_t whysize);
 
 /* Exports the variables the launcher itself needs (Open MPI as root). */
-void morph__mpi_prepare_env(enum morph__mpi mpi);
+void morph__launch_mpi_prepare_env(enum morph__launch_mpi mpi);
 
 /* True if the launcher keeps the job running when one of its processes is
  * lost (Open MPI with --enable-recovery, unless --no-recovery): morph run
  * must then stop a broken job itself. MPICH's hydra and Open MPI without
  * recovery end the whole job on their own. */
-int morph__mpi_recovers(const struct morph__run_opts *o);
+int morph__launch_mpi_recovers(const struct morph__launch_opts *o);
 
 /* Builds the launcher command for `np` processes into *out: launcher,
  * its options, every MORPH_* variable of the environment exported to the
  * ranks, then the application and its arguments.
  * Errors: MORPH_ENOMEM (*out freed). */
-int morph__mpi_command(const struct morph__run_opts *o, int np, struct morph__argv *out);
+int morph__launch_mpi_command(const struct morph__launch_opts *o, int np,
+                              struct morph__launch_argv *out);
 
 /* Removes what a launcher killed with SIGKILL could not: Open MPI's session
  * folder of that mpirun ($TMPDIR/ompi.<host>.<uid>/pid.<pid>). */
-void morph__mpi_cleanup(enum morph__mpi mpi, int mpirun_pid);
+void morph__launch_mpi_cleanup(enum morph__launch_mpi mpi, int mpirun_pid);
 
 /* Appends a copy of s. Errors: MORPH_ENOMEM. */
-int morph__argv_push(struct morph__argv *a, const char *s);
-void morph__argv_free(struct morph__argv *a);
+int morph__launch_argv_push(struct morph__launch_argv *a, const char *s);
+void morph__launch_argv_free(struct morph__launch_argv *a);
 
 #endif

@@ -6,7 +6,7 @@
 
 #include "morph/error.h"
 
-void morph__opts_init(struct morph__run_opts *o)
+void morph__launch_opts_init(struct morph__launch_opts *o)
 {
   memset(o, 0, sizeof *o);
   o->mechanism = -1;
@@ -24,7 +24,7 @@ static int invalid(char *err, size_t errsize, const char *why)
 
 /* The sizes against the limits; the schedule last, so its message names
  * the first entry outside them. */
-static int check_sizes(const struct morph__run_opts *o, char *err, size_t errsize)
+static int check_sizes(const struct morph__launch_opts *o, char *err, size_t errsize)
 {
   int min = o->min ? o->min : 1;
   if (o->np < 1)
@@ -35,10 +35,10 @@ static int check_sizes(const struct morph__run_opts *o, char *err, size_t errsiz
     return invalid(err, errsize, "--pref is outside [--min, --max]");
   if (o->np < min || (o->max && o->np > o->max))
     return invalid(err, errsize, "-n is outside [--min, --max]");
-  return morph__sched_check(&o->sched, min, o->max, err, errsize);
+  return morph__launch_sched_check(&o->sched, min, o->max, err, errsize);
 }
 
-int morph__opts_check(const struct morph__run_opts *o, char *err, size_t errsize)
+int morph__launch_opts_check(const struct morph__launch_opts *o, char *err, size_t errsize)
 {
   if (!o->app || !o->app[0])
     return invalid(err, errsize, "no program to run");
@@ -47,10 +47,10 @@ int morph__opts_check(const struct morph__run_opts *o, char *err, size_t errsize
   return check_sizes(o, err, errsize);
 }
 
-void morph__opts_free(struct morph__run_opts *o)
+void morph__launch_opts_free(struct morph__launch_opts *o)
 {
   free(o->mpi_args);
   o->mpi_args = NULL;
   o->n_mpi_args = 0;
-  morph__sched_free(&o->sched);
+  morph__launch_sched_free(&o->sched);
 }

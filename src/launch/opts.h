@@ -12,17 +12,17 @@
 #include "mpicmd.h"
 #include "schedule.h"
 
-struct morph__run_opts {
+struct morph__launch_opts {
   int np;                /* initial number of processes (-n) */
   int min, max, pref;    /* malleability limits (0: not given) */
-  int mechanism;         /* MORPH__RUN_MECH_* of decisions; -1: not given */
-  enum morph__mpi mpi;   /* chosen or detected flavour */
+  int mechanism;         /* MORPH__LAUNCH_MECH_* of decisions; -1: not given */
+  enum morph__launch_mpi mpi; /* chosen or detected flavour */
   const char *hostfile;  /* NULL: none */
   const char *mpirun;    /* launcher program; NULL: the flavour's default */
   const char **mpi_args; /* extra launcher arguments (--mpi-arg); the array is
                             malloc'ed and owned, the strings are not */
   int n_mpi_args;
-  struct morph__sched sched;
+  struct morph__launch_sched sched;
   const char *server;    /* morphd socket for the relay; NULL: none */
   const char *job_id;    /* job id; NULL: "run-<pid>", set by the launch */
   char job_id_buf[64];
@@ -38,15 +38,15 @@ struct morph__run_opts {
 };
 
 /* Sets every option to its default (docs/run.md): nothing owned yet. */
-void morph__opts_init(struct morph__run_opts *o);
+void morph__launch_opts_init(struct morph__launch_opts *o);
 
 /* Checks the options against each other once all are set: a program, a
  * job id with a server, -n and the schedule within [min, max].
  * Errors: MORPH_EINVAL, err says what is wrong in the words of the
  * command line. *o is not modified. */
-int morph__opts_check(const struct morph__run_opts *o, char *err, size_t errsize);
+int morph__launch_opts_check(const struct morph__launch_opts *o, char *err, size_t errsize);
 
 /* Frees what *o owns (the schedule, the --mpi-arg array); idempotent. */
-void morph__opts_free(struct morph__run_opts *o);
+void morph__launch_opts_free(struct morph__launch_opts *o);
 
 #endif

@@ -13,7 +13,7 @@
 #include "morph/error.h"
 #include "launch.h"
 
-static void say_command(struct morph__run *r, const struct morph__argv *a)
+static void say_command(struct morph__launch *r, const struct morph__launch_argv *a)
 {
   char line[2048];
   size_t n = 0;
@@ -22,20 +22,20 @@ static void say_command(struct morph__run *r, const struct morph__argv *a)
   morph__say(&r->log, 1, "starting: %s", line);
 }
 
-int morph__start_job(struct morph__run *r, int np, const char *checkpoint)
+int morph__launch_start_job(struct morph__launch *r, int np, const char *checkpoint)
 {
   if (checkpoint)
     setenv("MORPH_RESTART", checkpoint, 1);
   else
     unsetenv("MORPH_RESTART");
-  struct morph__argv a;
-  int rc = morph__mpi_command(r->opt, np, &a);
+  struct morph__launch_argv a;
+  int rc = morph__launch_mpi_command(r->opt, np, &a);
   if (rc != MORPH_OK)
     return rc;
   say_command(r, &a);
   char err[512];
-  rc = morph__launch(a.v, &r->mpirun, err, sizeof err);
-  morph__argv_free(&a);
+  rc = morph__launch_child_start(a.v, &r->mpirun, err, sizeof err);
+  morph__launch_argv_free(&a);
   if (rc != MORPH_OK) {
     morph__say(&r->log, 0, "%s", err);
     r->mpirun = 0;
@@ -44,32 +44,32 @@ int morph__start_job(struct morph__run *r, int np, const char *checkpoint)
   r->size = np;
   r->job_bye = 0;
   r->connected = 0;
-  morph__monitor_reset(r);
+  morph__launch_monitor_reset(r);
   return MORPH_OK;
 }
 
-int morph__stop_mpirun(struct morph__run *r)
+int morph__launch_stop_mpirun(struct morph__launch *r)
 {
   pid_t pid = r->mpirun;
-  int code = morph__terminate(pid, r->opt->grace);
+  int code = morph__launch_child_terminate(pid, r->opt->grace);
   r->mpirun = 0;
-  morph__mpi_cleanup(r->opt->mpi, (int)pid);
+  morph__launch_mpi_cleanup(r->opt->mpi, (int)pid);
   return code;
 }
 
-static void remember_checkpoint(struct morph__run *r, const char *path)
+static void remember_checkpoint(struct morph__launch *r, const char *path)
 {
   if (path[0] && r->n_old_checkpoints < 8)
     snprintf(r->old_checkpoints[r->n_old_checkpoints++], sizeof r->old_checkpoints[0], "%s", path);
 }
 
-static void set_phase(struct morph__run *r, enum morph__phase ph, double limit)
+static void set_phase(struct morph__launch *r, enum morph__launch_phase ph, double limit)
 {
   r->phase = ph;
-  r->phase_deadline = morph__run_clock(r) + limit;
+  r->phase_deadline = morph__launch_clock(r) + limit;
 }
 
-void morph__relaunch_begin(struct morph__run *r)
+void morph__launch_relaunch_begin(struct morph__launch *r)
 {
   const morph__msg *a = &r->dec.ack;
   snprintf(r->checkpoint, sizeof r->checkpoint, "%s", a->checkpoint);
@@ -77,114 +77,114 @@ void morph__relaunch_begin(struct morph__run *r)
   r->restart_size = a->new_size > 0 ? a->new_size : r->dec.size;
   morph__say(&r->log, 1, "job checkpointed to %s for a relaunch at %d; waiting for mpirun to end",
              a->checkpoint, r->restart_size);
-  set_phase(r, MORPH__PH_RELAUNCH_EXIT, r->opt->exit_timeout);
+  set_phase(r, MORPH__LAUNCH_PH_RELAUNCH_EXIT, r->opt->exit_timeout);
 }
 
 /* Last resort: neither size could be started again. */
-static void give_up(struct morph__run *r, const char *why)
+static void give_up(struct morph__launch *r, const char *why)
 {
   char note[384];
   snprintf(note, sizeof note, "%.200s; rollback at %d failed too (%.120s)", r->rollback_note,
            r->dec.ack.old_size, why);
-  morph__resize_done(r, r->rollback_outcome, r->dec.ack.old_size, note);
+  morph__launch_resize_done(r, r->rollback_outcome, r->dec.ack.old_size, note);
   morph__say(&r->log, 0, "cannot restart the job from %s; giving up", r->checkpoint);
-  r->phase = MORPH__PH_DONE;
+  r->phase = MORPH__LAUNCH_PH_DONE;
   r->exit_code = r->mpirun_code ? r->mpirun_code : 1;
 }
 
-static void rollback(struct morph__run *r, int outcome, const char *why)
+static void rollback(struct morph__launch *r, int outcome, const char *why)
 {
-  morph__kill_leftovers(r->opt->grace);
+  morph__launch_child_kill_leftovers(r->opt->grace);
   r->rollback_outcome = outcome;
   snprintf(r->rollback_note, sizeof r->rollback_note, "relaunch at %d failed (%s)",
            r->restart_size, why);
   morph__say(&r->log, 0, "%s; restarting at %d from %s", r->rollback_note, r->dec.ack.old_size,
              r->checkpoint);
-  if (morph__start_job(r, r->dec.ack.old_size, r->checkpoint) != MORPH_OK) {
+  if (morph__launch_start_job(r, r->dec.ack.old_size, r->checkpoint) != MORPH_OK) {
     give_up(r, "mpirun did not start");
     return;
   }
-  set_phase(r, MORPH__PH_ROLLBACK, r->opt->start_timeout);
+  set_phase(r, MORPH__LAUNCH_PH_ROLLBACK, r->opt->start_timeout);
 }
 
-static void restart(struct morph__run *r)
+static void restart(struct morph__launch *r)
 {
-  morph__kill_leftovers(r->opt->grace);
-  if (morph__start_job(r, r->restart_size, r->checkpoint) != MORPH_OK) {
+  morph__launch_child_kill_leftovers(r->opt->grace);
+  if (morph__launch_start_job(r, r->restart_size, r->checkpoint) != MORPH_OK) {
     rollback(r, MORPH_ESPAWN, "mpirun did not start");
     return;
   }
-  set_phase(r, MORPH__PH_RESTART, r->opt->start_timeout);
+  set_phase(r, MORPH__LAUNCH_PH_RESTART, r->opt->start_timeout);
 }
 
-void morph__relaunch_exited(struct morph__run *r)
+void morph__launch_relaunch_exited(struct morph__launch *r)
 {
   char why[128];
   snprintf(why, sizeof why, "mpirun ended with status %d before the job connected",
            r->mpirun_code);
-  if (r->phase == MORPH__PH_RELAUNCH_EXIT) {
+  if (r->phase == MORPH__LAUNCH_PH_RELAUNCH_EXIT) {
     if (r->mpirun_code != 0)
       morph__say(&r->log, 0, "mpirun ended with status %d after the checkpoint; relaunching anyway",
                  r->mpirun_code);
     restart(r);
-  } else if (r->phase == MORPH__PH_RESTART) {
+  } else if (r->phase == MORPH__LAUNCH_PH_RESTART) {
     rollback(r, MORPH_ESPAWN, why);
   } else {
     give_up(r, why);
   }
 }
 
-void morph__relaunch_hello(struct morph__run *r)
+void morph__launch_relaunch_hello(struct morph__launch *r)
 {
   int size = r->hello.size > 0 ? r->hello.size : r->size;
-  enum morph__phase ph = r->phase;
-  r->phase = MORPH__PH_RUNNING;
+  enum morph__launch_phase ph = r->phase;
+  r->phase = MORPH__LAUNCH_PH_RUNNING;
   r->phase_deadline = 0;
-  if (ph == MORPH__PH_RESTART) {
+  if (ph == MORPH__LAUNCH_PH_RESTART) {
     if (size != r->restart_size)
       morph__say(&r->log, 0, "the relaunched job has %d processes, not %d", size, r->restart_size);
-    morph__resize_done(r, MORPH_OK, size, NULL);
+    morph__launch_resize_done(r, MORPH_OK, size, NULL);
     return;
   }
   char note[384];
   snprintf(note, sizeof note, "%s; restarted at %d from the checkpoint", r->rollback_note, size);
-  morph__resize_done(r, r->rollback_outcome, size, note);
+  morph__launch_resize_done(r, r->rollback_outcome, size, note);
 }
 
 /* The current phase's time limit has passed: stop mpirun and move on as if
  * it had ended by itself. */
-static void phase_expired(struct morph__run *r)
+static void phase_expired(struct morph__launch *r)
 {
   static const char *const what[] = {
-    [MORPH__PH_RELAUNCH_EXIT] = "mpirun did not end after the checkpoint",
-    [MORPH__PH_RESTART] = "the relaunched job did not connect",
-    [MORPH__PH_ROLLBACK] = "the job restarted at its old size did not connect",
+    [MORPH__LAUNCH_PH_RELAUNCH_EXIT] = "mpirun did not end after the checkpoint",
+    [MORPH__LAUNCH_PH_RESTART] = "the relaunched job did not connect",
+    [MORPH__LAUNCH_PH_ROLLBACK] = "the job restarted at its old size did not connect",
   };
   /* After a failed spawn mpirun never ends by itself: once the job's last
    * process is gone, stopping it is routine, not news. */
-  if (r->phase == MORPH__PH_RELAUNCH_EXIT && r->mon.all_gone)
+  if (r->phase == MORPH__LAUNCH_PH_RELAUNCH_EXIT && r->mon.all_gone)
     morph__say(&r->log, 1, "mpirun still running after the checkpoint and the job's last process; "
                      "stopping it");
   else
     morph__say(&r->log, 0, "%s within its time limit; stopping mpirun", what[r->phase]);
-  r->mpirun_code = morph__stop_mpirun(r);
-  if (r->phase == MORPH__PH_RESTART)
+  r->mpirun_code = morph__launch_stop_mpirun(r);
+  if (r->phase == MORPH__LAUNCH_PH_RESTART)
     rollback(r, MORPH_ETIMEDOUT, "no HELLO in time");
-  else if (r->phase == MORPH__PH_ROLLBACK)
+  else if (r->phase == MORPH__LAUNCH_PH_ROLLBACK)
     give_up(r, "no HELLO in time");
   else
     restart(r);
 }
 
-void morph__relaunch_tick(struct morph__run *r)
+void morph__launch_relaunch_tick(struct morph__launch *r)
 {
-  int relaunching = r->phase == MORPH__PH_RELAUNCH_EXIT || r->phase == MORPH__PH_RESTART ||
-                    r->phase == MORPH__PH_ROLLBACK;
-  if (relaunching && r->mpirun && morph__run_clock(r) > r->phase_deadline)
+  int relaunching = r->phase == MORPH__LAUNCH_PH_RELAUNCH_EXIT ||
+                    r->phase == MORPH__LAUNCH_PH_RESTART || r->phase == MORPH__LAUNCH_PH_ROLLBACK;
+  if (relaunching && r->mpirun && morph__launch_clock(r) > r->phase_deadline)
     phase_expired(r);
 }
 
-void morph__checkpoints_remove(struct morph__run *r)
+void morph__launch_checkpoints_remove(struct morph__launch *r)
 {
   /* libmorph removes a checkpoint once restored; these are the leftovers of
    * failed or interrupted relaunches. */

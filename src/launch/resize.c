@@ -14,46 +14,46 @@
 
 #include <unistd.h>
 
-void morph__resize_ack(struct morph__run *r, const morph__msg *ack)
+void morph__launch_resize_ack(struct morph__launch *r, const morph__msg *ack)
 {
-  struct morph__decision *d = &r->dec;
+  struct morph__launch_decision *d = &r->dec;
   d->ack = *ack;
-  d->acked = morph__run_clock(r);
+  d->acked = morph__launch_clock(r);
   if (ack->outcome != MORPH_OK) {
-    morph__resize_done(r, ack->outcome, ack->old_size, NULL);
+    morph__launch_resize_done(r, ack->outcome, ack->old_size, NULL);
     return;
   }
-  if (ack->mechanism == MORPH__RUN_MECH_RELAUNCH) {
-    morph__relaunch_begin(r);
+  if (ack->mechanism == MORPH__LAUNCH_MECH_RELAUNCH) {
+    morph__launch_relaunch_begin(r);
     return;
   }
   if (ack->new_size < ack->old_size && r->app_exe[0]) {
     r->settling = 1;
-    morph__resize_settle_tick(r);
+    morph__launch_resize_settle_tick(r);
     return;
   }
-  morph__resize_done(r, MORPH_OK, ack->new_size, NULL);
+  morph__launch_resize_done(r, MORPH_OK, ack->new_size, NULL);
 }
 
-void morph__resize_settle_tick(struct morph__run *r)
+void morph__launch_resize_settle_tick(struct morph__launch *r)
 {
   if (!r->settling)
     return;
-  struct morph__decision *d = &r->dec;
-  int n = morph__procs_count(getpid(), r->app_exe);
+  struct morph__launch_decision *d = &r->dec;
+  int n = morph__launch_procs_count(getpid(), r->app_exe);
   if (n <= d->ack.new_size) {
     r->settling = 0;
-    morph__resize_done(r, MORPH_OK, d->ack.new_size,
-                       n < 0 ? "cannot read /proc: leavers not verified" : NULL);
+    morph__launch_resize_done(r, MORPH_OK, d->ack.new_size,
+                              n < 0 ? "cannot read /proc: leavers not verified" : NULL);
     return;
   }
-  if (morph__run_clock(r) - d->acked < r->opt->leave_timeout)
+  if (morph__launch_clock(r) - d->acked < r->opt->leave_timeout)
     return;
   char note[128];
   snprintf(note, sizeof note, "%d processes still running %g s after the shrink to %d", n,
            r->opt->leave_timeout, d->ack.new_size);
   r->settling = 0;
-  morph__resize_done(r, MORPH_EBUSY, d->ack.new_size, note);
+  morph__launch_resize_done(r, MORPH_EBUSY, d->ack.new_size, note);
 }
 
 /* Appends "; note" to the ACK's text. */
@@ -64,11 +64,11 @@ static void add_note(morph__msg *m, const char *note)
     snprintf(m->text + n, sizeof m->text - n, "%s%s", n ? "; " : "", note);
 }
 
-void morph__resize_done(struct morph__run *r, int outcome, int new_size, const char *note)
+void morph__launch_resize_done(struct morph__launch *r, int outcome, int new_size, const char *note)
 {
-  struct morph__decision *d = &r->dec;
+  struct morph__launch_decision *d = &r->dec;
   morph__msg m = d->ack;
-  double t_settle = d->acked > 0 ? morph__run_clock(r) - d->acked : 0;
+  double t_settle = d->acked > 0 ? morph__launch_clock(r) - d->acked : 0;
   m.outcome = outcome;
   m.new_size = new_size;
   add_note(&m, note);
@@ -80,19 +80,19 @@ void morph__resize_done(struct morph__run *r, int outcome, int new_size, const c
     r->n_ok++;
   else
     r->n_failed++;
-  morph__report_resize(r, &m, t_settle);
+  morph__launch_report_resize(r, &m, t_settle);
   m.id = d->upstream_id;
-  morph__relay_send(r, &m, 1);
+  morph__launch_relay_send(r, &m, 1);
   d->active = 0;
 }
 
-void morph__resize_abandon(struct morph__run *r, const char *why)
+void morph__launch_resize_abandon(struct morph__launch *r, const char *why)
 {
-  struct morph__decision *d = &r->dec;
+  struct morph__launch_decision *d = &r->dec;
   if (!d->active)
     return;
   if (d->acked <= 0) {
-    morph__dispatch_lost(r, why);
+    morph__launch_dispatch_lost(r, why);
     return;
   }
   /* Acknowledged: a live shrink whose leavers were still being watched is
@@ -100,8 +100,8 @@ void morph__resize_abandon(struct morph__run *r, const char *why)
   char note[160];
   snprintf(note, sizeof note, "%s before the resize was complete", why);
   r->settling = 0;
-  if (d->ack.mechanism == MORPH__RUN_MECH_RELAUNCH)
-    morph__resize_done(r, MORPH_EABORTED, d->ack.old_size, note);
+  if (d->ack.mechanism == MORPH__LAUNCH_MECH_RELAUNCH)
+    morph__launch_resize_done(r, MORPH_EABORTED, d->ack.old_size, note);
   else
-    morph__resize_done(r, MORPH_OK, d->ack.new_size, NULL);
+    morph__launch_resize_done(r, MORPH_OK, d->ack.new_size, NULL);
 }

@@ -106,7 +106,7 @@ static int get_seconds(const char *arg, double *out)
   return 0;
 }
 
-static int add_mpi_arg(struct morph__run_opts *o, const char *arg)
+static int add_mpi_arg(struct morph__launch_opts *o, const char *arg)
 {
   const char **p = realloc(o->mpi_args, (size_t)(o->n_mpi_args + 1) * sizeof *p);
   if (!p)
@@ -116,11 +116,11 @@ static int add_mpi_arg(struct morph__run_opts *o, const char *arg)
   return 0;
 }
 
-static int add_schedule(struct morph__run_opts *o, const char *arg, int is_file)
+static int add_schedule(struct morph__launch_opts *o, const char *arg, int is_file)
 {
   char err[512];
-  int rc = is_file ? morph__sched_parse_file(&o->sched, arg, err, sizeof err)
-                   : morph__sched_parse_list(&o->sched, arg, err, sizeof err);
+  int rc = is_file ? morph__launch_sched_parse_file(&o->sched, arg, err, sizeof err)
+                   : morph__launch_sched_parse_list(&o->sched, arg, err, sizeof err);
   return rc == MORPH_OK ? 0 : bad("%s", err);
 }
 
@@ -135,7 +135,7 @@ static int get_choice(int value, const char *arg, const char *what, int *out)
 }
 
 /* Options about sizes and the job's behaviour. */
-static int job_option(struct morph__run_opts *o, int c, const char *arg)
+static int job_option(struct morph__launch_opts *o, int c, const char *arg)
 {
   int mpi = 0;
   switch (c) {
@@ -143,20 +143,20 @@ static int job_option(struct morph__run_opts *o, int c, const char *arg)
   case OPT_MIN: return get_count(arg, 0, &o->min);
   case OPT_MAX: return get_count(arg, 0, &o->max);
   case OPT_PREF: return get_count(arg, 0, &o->pref);
-  case OPT_MECH: return get_choice(morph__mech_parse(arg), arg, "mechanism", &o->mechanism);
+  case OPT_MECH: return get_choice(morph__launch_mech_parse(arg), arg, "mechanism", &o->mechanism);
   case OPT_SCHED: return add_schedule(o, arg, 0);
   case OPT_SCHED_FILE: return add_schedule(o, arg, 1);
   case OPT_MPI:
-    if (get_choice(morph__mpi_parse(arg), arg, "MPI (openmpi, mpich, auto)", &mpi))
+    if (get_choice(morph__launch_mpi_parse(arg), arg, "MPI (openmpi, mpich, auto)", &mpi))
       return 2;
-    o->mpi = (enum morph__mpi)mpi;
+    o->mpi = (enum morph__launch_mpi)mpi;
     return 0;
   }
   return -1;
 }
 
 /* Options about the launcher, the relay and time limits. */
-static int run_option(struct morph__run_opts *o, int c, const char *arg)
+static int run_option(struct morph__launch_opts *o, int c, const char *arg)
 {
   switch (c) {
   case OPT_MPIRUN: o->mpirun = arg; return 0;
@@ -177,20 +177,20 @@ static int run_option(struct morph__run_opts *o, int c, const char *arg)
 }
 
 /* The program and its arguments, then the checks between options. */
-static int finish(struct morph__run_opts *o, char **argv)
+static int finish(struct morph__launch_opts *o, char **argv)
 {
   char err[512];
   o->app = argv + optind;
-  if (morph__opts_check(o, err, sizeof err) != MORPH_OK)
+  if (morph__launch_opts_check(o, err, sizeof err) != MORPH_OK)
     return bad("%s", err);
   return 0;
 }
 
 /* Parses argv into *o. Returns -1 to go on, or the exit status to leave with
  * (0 after --help, 2 after a usage error, already reported on stderr). */
-static int parse(struct morph__run_opts *o, int argc, char **argv)
+static int parse(struct morph__launch_opts *o, int argc, char **argv)
 {
-  morph__opts_init(o);
+  morph__launch_opts_init(o);
   int c;
   /* '+': stop at the program name, so its own options are left alone. */
   while ((c = getopt_long(argc, argv, "+n:vh", long_opts, NULL)) != -1) {
@@ -212,16 +212,16 @@ static int parse(struct morph__run_opts *o, int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-  struct morph__run_opts o;
+  struct morph__launch_opts o;
   int rc = parse(&o, argc, argv);
   if (rc >= 0) {
-    morph__opts_free(&o);
+    morph__launch_opts_free(&o);
     return rc;
   }
-  struct morph__run r;
-  if (morph__run_init(&r, &o) == MORPH_OK)
-    morph__loop(&r);
-  rc = morph__run_fini(&r);
-  morph__opts_free(&o);
+  struct morph__launch r;
+  if (morph__launch_init(&r, &o) == MORPH_OK)
+    morph__launch_run(&r);
+  rc = morph__launch_fini(&r);
+  morph__launch_opts_free(&o);
   return rc;
 }
