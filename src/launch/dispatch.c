@@ -1,13 +1,12 @@
-/*
- * Decisions to the job: morphd's RESIZEs first (they reflect the cluster),
- * then the schedule, in the order given. At most one decision is
- * outstanding; the next goes out only once the previous is complete
- * (acknowledged and, for a shrink, its leavers gone).
- */
+#include "dispatch.h"
+
 #include <string.h>
 
+#include "decision.h"
 #include "morph/error.h"
-#include "launch.h"
+#include "relay.h"
+#include "server.h"
+#include "state.h"
 
 /* Fills *m with the next schedule entry if it is due. Iteration entries are
  * due at once (the job applies them at the iteration); time entries when
@@ -61,16 +60,5 @@ void morph__launch_dispatch_tick(struct morph__launch *r)
     morph__say(&r->log, 1, "decision %d: %d processes now (%s)", d->id, m.size,
                morph__launch_mech_name(m.mechanism));
   if (morph__launch_job_send(r, &m) != MORPH_OK)
-    morph__launch_dispatch_lost(r, "cannot send the decision");
-}
-
-void morph__launch_dispatch_lost(struct morph__launch *r, const char *why)
-{
-  struct morph__launch_decision *d = &r->dec;
-  morph__msg_init(&d->ack, MORPH__MSG_ACK);
-  d->ack.id = d->id;
-  d->ack.old_size = d->ack.new_size = r->size;
-  d->ack.mechanism = d->mechanism;
-  snprintf(d->ack.text, sizeof d->ack.text, "the job ended before acknowledging (%s)", why);
-  morph__launch_resize_done(r, MORPH_ECONN, r->size, NULL);
+    morph__launch_decision_lost(r, "cannot send the decision");
 }

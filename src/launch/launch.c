@@ -3,7 +3,8 @@
  * relay, first mpirun) and cleaning up. The event loop in between is
  * loop.c's.
  */
-#include <errno.h>
+#include "launch.h"
+
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,15 +12,17 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
-#include "common/clock.h"
 #include "child.h"
-#include "launch.h"
+#include "common/clock.h"
+#include "monitor.h"
 #include "morph/error.h"
-
-double morph__launch_clock(const struct morph__launch *r)
-{
-  return morph__now() - r->t0;
-}
+#include "mpirun.h"
+#include "relaunch.h"
+#include "relay.h"
+#include "report.h"
+#include "server.h"
+#include "signals.h"
+#include "state.h"
 
 static void set_count(const char *name, int value)
 {
@@ -82,7 +85,7 @@ static int setup(struct morph__launch *r)
     return rc;
   export_env(r);
   morph__launch_relay_init(r);
-  return morph__launch_start_job(r, r->opt->np, NULL);
+  return morph__launch_mpirun_start(r, r->opt->np, NULL);
 }
 
 int morph__launch_init(struct morph__launch *r, struct morph__launch_opts *o)

@@ -1,13 +1,53 @@
 /*
- * The state of one `morph run` and the functions of its parts. One
- * struct morph__launch is passed to every function; there is no other state
- * except the signal flag (signals.c).
+ * The per-job launcher behind `morph run` (docs/run.md): it starts an MPI
+ * application with mpirun / mpiexec, is the server its rank 0 connects to
+ * (MORPH_SOCKET), sends it the decisions of a schedule or of morphd,
+ * carries out relaunches, watches its processes and reports every
+ * reconfiguration.
  *
- * A run goes through phases. Normally the job RUNs; a relaunch ACK moves it
- * to RELAUNCH_EXIT (the old mpirun ends), then RESTART (mpirun at the new
- * size, waiting for HELLO) and, if that fails, ROLLBACK (mpirun at the old
- * size from the same checkpoint). ENDING: the job said BYE or its
+ * struct morph__launch is the context of one launch, passed to every
+ * function of the library; there is no other state except the flag of the
+ * stopping signals (signals.c). Its lifecycle:
+ *
+ *   struct morph__launch_opts o;
+ *   morph__launch_opts_init(&o);        defaults (opts.h); then set np,
+ *   ...                                 app and the rest, and check them
+ *   morph__launch_opts_check(&o, err, sizeof err);
+ *   struct morph__launch l;
+ *   if (morph__launch_init(&l, &o) == MORPH_OK)
+ *     morph__launch_run(&l);
+ *   int status = morph__launch_fini(&l);
+ *   morph__launch_opts_free(&o);
+ *
+ * init sets the context up and starts mpirun; run is the event loop until
+ * mpirun has ended for good; fini follows init whatever init returned,
+ * once, and cleans up. The options must outlive the context. A launch
+ * owns its process: it sets environment variables inherited by mpirun,
+ * installs handlers for SIGINT, SIGTERM and SIGHUP, ignores SIGPIPE and
+ * becomes the child subreaper; one launch per process at a time.
+ *
+ * A launch goes through phases. Normally the job RUNs; a relaunch ACK
+ * moves it to RELAUNCH_EXIT (the old mpirun ends), then RESTART (mpirun at
+ * the new size, waiting for HELLO) and, if that fails, ROLLBACK (mpirun at
+ * the old size from the same checkpoint). ENDING: the job said BYE or its
  * connection dropped, mpirun must end. DONE: mpirun ended for good.
+ *
+ * The parts, one file each, listed from the bottom up: each calls only
+ * parts listed before it, none calls back into the loop or the lifecycle,
+ * and there are no callbacks.
+ *   schedule.c mpicmd.c opts.c procs.c child.c signals.c   no context
+ *   state.c      the launch's clock and phase changes
+ *   report.c     the CSV and the human line of each reconfiguration
+ *   relay.c      the connection to morphd
+ *   monitor.c    the crash monitor
+ *   decision.c   completing the outstanding decision
+ *   mpirun.c     starting and stopping mpirun for the job
+ *   relaunch.c   the relaunch phases
+ *   resize.c     from the job's ACK to a complete reconfiguration
+ *   server.c     the job's socket and what the job sends
+ *   dispatch.c   the next decision to the job
+ *   loop.c       the event loop (morph__launch_run)
+ *   launch.c     init and fini
  */
 #ifndef MORPH_LAUNCH_LAUNCH_H
 #define MORPH_LAUNCH_LAUNCH_H
@@ -46,7 +86,6 @@ struct morph__launch_decision {
 struct morph__launch_relay {
   morph__conn conn;      /* fd -1: not connected */
   double next_try;       /* run clock of the next connection attempt */
-  int lost_logged;
   morph__msg backlog[16];/* ACKs and BYE waiting for a connection */
   int n_backlog;
   morph__msg queue[16];  /* RESIZEs from morphd not yet sent to the job */
@@ -105,78 +144,24 @@ struct morph__launch {
   int exit_code;             /* what morph run exits with */
 };
 
-/* launch.c: the lifecycle. morph__launch_init sets *r up for the options *o
- * (kept, and completed: flavour, job id) and starts mpirun; whatever it
- * returns, morph__launch_fini must follow, and returns the exit status.
- * Errors: what the socket, the report or mpirun's start returned; the
- * exit status is then 125. */
+/* Sets *r up for the options *o (kept; completed with the detected MPI and
+ * the default job id "run-<pid>"), opens the job's socket and the report,
+ * exports the job's variables, connects to morphd (failing that, retries
+ * later) and starts mpirun. morph__launch_fini must follow, whatever this
+ * returns. Errors: MORPH_EIO (no temporary folder, or the report cannot
+ * be written), the socket's error (morph__listen), MORPH_ENOMEM or
+ * MORPH_ESPAWN (mpirun did not start); the exit status is then 125. */
 int morph__launch_init(struct morph__launch *r, struct morph__launch_opts *o);
-int morph__launch_fini(struct morph__launch *r);
 
-/* Seconds since the run started. */
-double morph__launch_clock(const struct morph__launch *r);
-
-/* server.c: the socket the job connects to. */
-int morph__launch_server_open(struct morph__launch *r);
-void morph__launch_server_close(struct morph__launch *r);
-void morph__launch_server_accept(struct morph__launch *r);
-void morph__launch_server_read(struct morph__launch *r);
-int morph__launch_job_send(struct morph__launch *r, const morph__msg *m);
-void morph__launch_job_drop(struct morph__launch *r, const char *why);
-
-/* dispatch.c: sends the next decision (morphd's first, then the schedule). */
-void morph__launch_dispatch_tick(struct morph__launch *r);
-void morph__launch_dispatch_lost(struct morph__launch *r, const char *why);
-
-/* resize.c: from the job's ACK to a complete reconfiguration. */
-void morph__launch_resize_ack(struct morph__launch *r, const morph__msg *ack);
-void morph__launch_resize_settle_tick(struct morph__launch *r);
-void morph__launch_resize_done(struct morph__launch *r, int outcome, int new_size,
-                               const char *note);
-/* The job ended or was stopped with a decision active: complete it as well
- * as can be said (never acknowledged: MORPH_ECONN). */
-void morph__launch_resize_abandon(struct morph__launch *r, const char *why);
-
-/* relaunch.c: the relaunch phases. */
-int morph__launch_start_job(struct morph__launch *r, int np, const char *checkpoint);
-int morph__launch_stop_mpirun(struct morph__launch *r);
-void morph__launch_relaunch_begin(struct morph__launch *r);
-void morph__launch_relaunch_exited(struct morph__launch *r);
-void morph__launch_relaunch_hello(struct morph__launch *r);
-void morph__launch_relaunch_tick(struct morph__launch *r);
-void morph__launch_checkpoints_remove(struct morph__launch *r);
-
-/* relay.c: the upstream connection to morphd. */
-void morph__launch_relay_init(struct morph__launch *r);
-void morph__launch_relay_tick(struct morph__launch *r);
-void morph__launch_relay_read(struct morph__launch *r);
-void morph__launch_relay_send(struct morph__launch *r, const morph__msg *m, int keep);
-void morph__launch_relay_bye(struct morph__launch *r);
-void morph__launch_relay_close(struct morph__launch *r);
-int morph__launch_relay_pop(struct morph__launch *r, morph__msg *resize);
-
-/* report.c: CSV and the human line of each reconfiguration. */
-int morph__launch_report_open(struct morph__launch *r);
-void morph__launch_report_resize(struct morph__launch *r, const morph__msg *ack, double t_settle);
-void morph__launch_report_close(struct morph__launch *r);
-
-/* monitor.c: watches the application's processes. A process that
- * disappears while no reconfiguration can explain it means the job is
- * broken (mpirun runs with --enable-recovery and would not stop it): the
- * tick sets mon.crashed. Once the job has ended (BYE, dropped connection,
- * relaunch checkpoint) and none of its processes is left, it shortens the
- * phase's time limit to END_GRACE seconds, because mpirun may never end
- * by itself (after a failed spawn). */
-void morph__launch_monitor_tick(struct morph__launch *r);
-/* A new mpirun starts: forget what the previous one's processes did. */
-void morph__launch_monitor_reset(struct morph__launch *r);
-void morph__launch_monitor_free(struct morph__launch *r);
-
-/* loop.c: the event loop until mpirun has ended for good. */
+/* The event loop: polls the job's socket and morphd's connection, and looks
+ * at mpirun, the leavers, the schedule, the crash monitor and the time
+ * limits, until mpirun has ended for good (phase DONE). */
 void morph__launch_run(struct morph__launch *r);
 
-/* signals.c */
-void morph__launch_signals_install(void);
-int morph__launch_signal_pending(void);
+/* Stops what is left of the job, removes leftover checkpoints, tells
+ * morphd how the job ended, closes the report and removes the socket.
+ * Returns the exit status of the launch (docs/run.md, "Stopping and exit
+ * status"). */
+int morph__launch_fini(struct morph__launch *r);
 
 #endif

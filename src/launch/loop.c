@@ -3,12 +3,21 @@
  * connection and morphd's, woken at least every TICK seconds to look at
  * mpirun, the leavers, the schedule's clock and the time limits.
  */
+#include "launch.h"
+
 #include <poll.h>
-#include <signal.h>
 
 #include "child.h"
-#include "morph/error.h"
-#include "launch.h"
+#include "decision.h"
+#include "dispatch.h"
+#include "monitor.h"
+#include "mpirun.h"
+#include "relaunch.h"
+#include "relay.h"
+#include "resize.h"
+#include "server.h"
+#include "signals.h"
+#include "state.h"
 
 #define TICK_MS 100
 /* While leavers are on their way out, look more often: their slots are
@@ -63,7 +72,7 @@ static void on_mpirun_exit(struct morph__launch *r, int code)
     morph__launch_relaunch_exited(r);
     return;
   }
-  morph__launch_resize_abandon(r, "mpirun ended");
+  morph__launch_decision_abandon(r, "mpirun ended");
   r->exit_code = job_outcome(r, code, 0);
   if (!r->job_bye && !r->connected && !code && r->exit_code)
     morph__say(&r->log, 0, "the job ended without ever connecting; under --enable-recovery its "
@@ -78,8 +87,8 @@ static void on_mpirun_exit(struct morph__launch *r, int code)
  * what morph run then exits with (-1: the job's outcome, see job_outcome). */
 static void stop_job(struct morph__launch *r, int code)
 {
-  int st = r->mpirun ? morph__launch_stop_mpirun(r) : 0;
-  morph__launch_resize_abandon(r, "the job was stopped");
+  int st = r->mpirun ? morph__launch_mpirun_stop(r) : 0;
+  morph__launch_decision_abandon(r, "the job was stopped");
   r->phase = MORPH__LAUNCH_PH_DONE;
   r->exit_code = code >= 0 ? code : job_outcome(r, st, 1);
 }

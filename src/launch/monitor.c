@@ -9,11 +9,13 @@
  * recovery (MPICH, --no-recovery) the launcher does this itself and its
  * own report is better, so only the end-of-job part below applies.
  */
+#include "monitor.h"
+
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "launch.h"
 #include "procs.h"
+#include "state.h"
 
 #define LOOK_PERIOD 0.25 /* seconds between two looks at /proc */
 #define CONFIRM 1.0      /* too few processes for this long is a loss */

@@ -1,72 +1,18 @@
-/*
- * Starting the job, and the relaunch mechanism: the job checkpoints and
- * ends (RELAUNCH_EXIT), morph run starts it again at the new size with
- * MORPH_RESTART (RESTART) and waits for its HELLO. If that start fails or
- * stays silent, the job is started again at the old size from the same
- * checkpoint (ROLLBACK), so a failed resize never loses the job.
- */
-#include <stdlib.h>
-#include <string.h>
+#include "relaunch.h"
+
+#include <stdio.h>
 #include <unistd.h>
 
 #include "child.h"
+#include "decision.h"
 #include "morph/error.h"
-#include "launch.h"
-
-static void say_command(struct morph__launch *r, const struct morph__launch_argv *a)
-{
-  char line[2048];
-  size_t n = 0;
-  for (int i = 0; i < a->n && n < sizeof line; i++)
-    n += (size_t)snprintf(line + n, sizeof line - n, "%s%s", i ? " " : "", a->v[i]);
-  morph__say(&r->log, 1, "starting: %s", line);
-}
-
-int morph__launch_start_job(struct morph__launch *r, int np, const char *checkpoint)
-{
-  if (checkpoint)
-    setenv("MORPH_RESTART", checkpoint, 1);
-  else
-    unsetenv("MORPH_RESTART");
-  struct morph__launch_argv a;
-  int rc = morph__launch_mpi_command(r->opt, np, &a);
-  if (rc != MORPH_OK)
-    return rc;
-  say_command(r, &a);
-  char err[512];
-  rc = morph__launch_child_start(a.v, &r->mpirun, err, sizeof err);
-  morph__launch_argv_free(&a);
-  if (rc != MORPH_OK) {
-    morph__say(&r->log, 0, "%s", err);
-    r->mpirun = 0;
-    return rc;
-  }
-  r->size = np;
-  r->job_bye = 0;
-  r->connected = 0;
-  morph__launch_monitor_reset(r);
-  return MORPH_OK;
-}
-
-int morph__launch_stop_mpirun(struct morph__launch *r)
-{
-  pid_t pid = r->mpirun;
-  int code = morph__launch_child_terminate(pid, r->opt->grace);
-  r->mpirun = 0;
-  morph__launch_mpi_cleanup(r->opt->mpi, (int)pid);
-  return code;
-}
+#include "mpirun.h"
+#include "state.h"
 
 static void remember_checkpoint(struct morph__launch *r, const char *path)
 {
   if (path[0] && r->n_old_checkpoints < 8)
     snprintf(r->old_checkpoints[r->n_old_checkpoints++], sizeof r->old_checkpoints[0], "%s", path);
-}
-
-static void set_phase(struct morph__launch *r, enum morph__launch_phase ph, double limit)
-{
-  r->phase = ph;
-  r->phase_deadline = morph__launch_clock(r) + limit;
 }
 
 void morph__launch_relaunch_begin(struct morph__launch *r)
@@ -77,7 +23,7 @@ void morph__launch_relaunch_begin(struct morph__launch *r)
   r->restart_size = a->new_size > 0 ? a->new_size : r->dec.size;
   morph__say(&r->log, 1, "job checkpointed to %s for a relaunch at %d; waiting for mpirun to end",
              a->checkpoint, r->restart_size);
-  set_phase(r, MORPH__LAUNCH_PH_RELAUNCH_EXIT, r->opt->exit_timeout);
+  morph__launch_phase_set(r, MORPH__LAUNCH_PH_RELAUNCH_EXIT, r->opt->exit_timeout);
 }
 
 /* Last resort: neither size could be started again. */
@@ -86,7 +32,7 @@ static void give_up(struct morph__launch *r, const char *why)
   char note[384];
   snprintf(note, sizeof note, "%.200s; rollback at %d failed too (%.120s)", r->rollback_note,
            r->dec.ack.old_size, why);
-  morph__launch_resize_done(r, r->rollback_outcome, r->dec.ack.old_size, note);
+  morph__launch_decision_done(r, r->rollback_outcome, r->dec.ack.old_size, note);
   morph__say(&r->log, 0, "cannot restart the job from %s; giving up", r->checkpoint);
   r->phase = MORPH__LAUNCH_PH_DONE;
   r->exit_code = r->mpirun_code ? r->mpirun_code : 1;
@@ -100,21 +46,21 @@ static void rollback(struct morph__launch *r, int outcome, const char *why)
            r->restart_size, why);
   morph__say(&r->log, 0, "%s; restarting at %d from %s", r->rollback_note, r->dec.ack.old_size,
              r->checkpoint);
-  if (morph__launch_start_job(r, r->dec.ack.old_size, r->checkpoint) != MORPH_OK) {
+  if (morph__launch_mpirun_start(r, r->dec.ack.old_size, r->checkpoint) != MORPH_OK) {
     give_up(r, "mpirun did not start");
     return;
   }
-  set_phase(r, MORPH__LAUNCH_PH_ROLLBACK, r->opt->start_timeout);
+  morph__launch_phase_set(r, MORPH__LAUNCH_PH_ROLLBACK, r->opt->start_timeout);
 }
 
 static void restart(struct morph__launch *r)
 {
   morph__launch_child_kill_leftovers(r->opt->grace);
-  if (morph__launch_start_job(r, r->restart_size, r->checkpoint) != MORPH_OK) {
+  if (morph__launch_mpirun_start(r, r->restart_size, r->checkpoint) != MORPH_OK) {
     rollback(r, MORPH_ESPAWN, "mpirun did not start");
     return;
   }
-  set_phase(r, MORPH__LAUNCH_PH_RESTART, r->opt->start_timeout);
+  morph__launch_phase_set(r, MORPH__LAUNCH_PH_RESTART, r->opt->start_timeout);
 }
 
 void morph__launch_relaunch_exited(struct morph__launch *r)
@@ -143,12 +89,12 @@ void morph__launch_relaunch_hello(struct morph__launch *r)
   if (ph == MORPH__LAUNCH_PH_RESTART) {
     if (size != r->restart_size)
       morph__say(&r->log, 0, "the relaunched job has %d processes, not %d", size, r->restart_size);
-    morph__launch_resize_done(r, MORPH_OK, size, NULL);
+    morph__launch_decision_done(r, MORPH_OK, size, NULL);
     return;
   }
   char note[384];
   snprintf(note, sizeof note, "%s; restarted at %d from the checkpoint", r->rollback_note, size);
-  morph__launch_resize_done(r, r->rollback_outcome, size, note);
+  morph__launch_decision_done(r, r->rollback_outcome, size, note);
 }
 
 /* The current phase's time limit has passed: stop mpirun and move on as if
@@ -167,7 +113,7 @@ static void phase_expired(struct morph__launch *r)
                      "stopping it");
   else
     morph__say(&r->log, 0, "%s within its time limit; stopping mpirun", what[r->phase]);
-  r->mpirun_code = morph__launch_stop_mpirun(r);
+  r->mpirun_code = morph__launch_mpirun_stop(r);
   if (r->phase == MORPH__LAUNCH_PH_RESTART)
     rollback(r, MORPH_ETIMEDOUT, "no HELLO in time");
   else if (r->phase == MORPH__LAUNCH_PH_ROLLBACK)

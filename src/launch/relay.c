@@ -1,7 +1,7 @@
 /*
  * The relay to morphd (--server). morph run is morphd's client for one job:
  * it forwards the job's HELLO, PROGRESS and LIMITS as they come, its ACKs
- * once a reconfiguration is complete (resize.c) and one BYE when mpirun has
+ * once a reconfiguration is complete (decision.c) and one BYE when mpirun has
  * ended for good; it takes RESIZEs from morphd and queues them for the job.
  *
  * morphd may go away (restart, crash): the job keeps running at its size,
@@ -9,11 +9,13 @@
  * HELLO again with the same job id, then delivers the ACKs and BYE that
  * could not be sent meanwhile. PROGRESS is not kept: it is stale by then.
  */
+#include "relay.h"
+
 #include <string.h>
 #include <unistd.h>
 
 #include "morph/error.h"
-#include "launch.h"
+#include "state.h"
 
 #define RETRY 2.0 /* seconds between two attempts to reach morphd */
 

@@ -1,13 +1,10 @@
-/*
- * What a person and a script see of each reconfiguration: one line on
- * stderr ("morph run: job 3->5 live ok in 0.42 s (spawn 0.35, redist
- * 0.05)") and one CSV row in the --report file.
- */
+#include "report.h"
+
 #include <errno.h>
 #include <string.h>
 
 #include "morph/error.h"
-#include "launch.h"
+#include "state.h"
 
 static const char header[] =
   "seq,time,iteration,requested,old,new,mechanism,outcome,error,"

@@ -1,15 +1,16 @@
-/*
- * The job's side of morph run: a Unix socket in a private folder, one job
- * connection at a time (rank 0 of the current incarnation), and the
- * handlers of what the job sends.
- */
+#include "server.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "decision.h"
 #include "morph/error.h"
-#include "launch.h"
+#include "relaunch.h"
+#include "relay.h"
+#include "resize.h"
+#include "state.h"
 
 int morph__launch_server_open(struct morph__launch *r)
 {
@@ -126,8 +127,7 @@ static void on_bye(struct morph__launch *r, const morph__msg *m)
   snprintf(r->bye_text, sizeof r->bye_text, "%s", m->text);
   morph__say(&r->log, 1, "job says goodbye: status %d %s", m->exit_status, m->text);
   if (r->phase == MORPH__LAUNCH_PH_RUNNING) {
-    r->phase = MORPH__LAUNCH_PH_ENDING;
-    r->phase_deadline = morph__launch_clock(r) + r->opt->exit_timeout;
+    morph__launch_phase_set(r, MORPH__LAUNCH_PH_ENDING, r->opt->exit_timeout);
   }
 }
 
@@ -145,19 +145,19 @@ static void on_message(struct morph__launch *r, const morph__msg *m)
   }
 }
 
-void morph__launch_job_drop(struct morph__launch *r, const char *why)
+/* The job's connection is gone: the job is ending. */
+static void job_drop(struct morph__launch *r, const char *why)
 {
   morph__conn_close(&r->job);
   r->job_hello = 0;
   if (r->dec.active && r->dec.acked == 0)
-    morph__launch_dispatch_lost(r, why);
+    morph__launch_decision_lost(r, why);
   if (r->phase != MORPH__LAUNCH_PH_RUNNING)
     return;
   if (!r->job_bye)
     morph__say(&r->log, 0, "the job's connection dropped without BYE (%s); waiting for mpirun",
                why);
-  r->phase = MORPH__LAUNCH_PH_ENDING;
-  r->phase_deadline = morph__launch_clock(r) + r->opt->exit_timeout;
+  morph__launch_phase_set(r, MORPH__LAUNCH_PH_ENDING, r->opt->exit_timeout);
 }
 
 void morph__launch_server_read(struct morph__launch *r)
@@ -181,7 +181,7 @@ void morph__launch_server_read(struct morph__launch *r)
       send_error(&r->job, err);
       continue;
     }
-    morph__launch_job_drop(r, "connection closed");
+    job_drop(r, "connection closed");
     return;
   }
 }

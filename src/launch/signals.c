@@ -1,12 +1,7 @@
-/*
- * SIGINT, SIGTERM and SIGHUP only raise a flag; the event loop stops the
- * job (forward, grace period, kill) outside the handler, where it may call
- * anything.
- */
+#include "signals.h"
+
 #include <signal.h>
 #include <string.h>
-
-#include "launch.h"
 
 /* The only global of morph run: a handler can reach nothing else. It holds
  * the number of the last stopping signal received, 0 if none. */
