@@ -47,27 +47,28 @@ static void export_env(struct morph__launch *r)
   if (o->mechanism >= 0)
     setenv("MORPH_MECHANISM", morph__launch_mech_name(o->mechanism), 1);
   unsetenv("MORPH_RESTART");
-  morph__launch_mpi_prepare_env(o->mpi);
+  morph__launch_mpi_prepare_env(o->cmd.mpi);
 }
 
 /* The program's resolved path, to recognise its processes in /proc. */
 static void find_app(struct morph__launch *r)
 {
   char path[PATH_MAX];
-  if (morph__launch_which(r->opt->app[0], path, sizeof path) != 0 || !realpath(path, r->app_exe)) {
+  if (morph__launch_which(r->opt->cmd.app[0], path, sizeof path) != 0 ||
+      !realpath(path, r->app_exe)) {
     r->app_exe[0] = '\0';
     morph__say(&r->log, 0, "cannot find %s here: leavers of a shrink will not be verified",
-               r->opt->app[0]);
+               r->opt->cmd.app[0]);
   }
 }
 
 static void choose_mpi(struct morph__launch *r)
 {
   char why[256];
-  if (r->opt->mpi != MORPH__LAUNCH_MPI_AUTO)
+  if (r->opt->cmd.mpi != MORPH__LAUNCH_MPI_AUTO)
     return;
-  r->opt->mpi = morph__launch_mpi_detect(r->opt->app[0], why, sizeof why);
-  morph__say(&r->log, 1, "MPI: %s (%s)", morph__launch_mpi_name(r->opt->mpi), why);
+  r->opt->cmd.mpi = morph__launch_mpi_detect(r->opt->cmd.app[0], why, sizeof why);
+  morph__say(&r->log, 1, "MPI: %s (%s)", morph__launch_mpi_name(r->opt->cmd.mpi), why);
 }
 
 static int setup(struct morph__launch *r)

@@ -55,7 +55,7 @@ static int job_outcome(const struct morph__launch *r, int code, int ours)
     return r->bye_status ? r->bye_status : ours ? 0 : code;
   if (ours || code)
     return code ? code : 1;
-  return r->connected || morph__launch_mpi_recovers(r->opt) ? 1 : 0;
+  return r->connected || morph__launch_mpi_recovers(&r->opt->cmd) ? 1 : 0;
 }
 
 /* mpirun has ended. Within a relaunch that is expected; otherwise the job

@@ -38,7 +38,7 @@ static int floor_now(const struct morph__launch *r)
 {
   int live =
     r->phase == MORPH__LAUNCH_PH_RUNNING || (r->phase == MORPH__LAUNCH_PH_ENDING && !r->job_bye);
-  if (!live || !r->connected || !r->app_exe[0] || !morph__launch_mpi_recovers(r->opt))
+  if (!live || !r->connected || !r->app_exe[0] || !morph__launch_mpi_recovers(&r->opt->cmd))
     return -1;
   const struct morph__launch_decision *d = &r->dec;
   if (!d->active)

@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 #include "morph/error.h"
-#include "opts.h"
 
 extern char **environ;
 
@@ -164,9 +163,9 @@ static int hostfile_has_slots(const char *path)
   return found;
 }
 
-int morph__launch_mpi_recovers(const struct morph__launch_opts *o)
+int morph__launch_mpi_recovers(const struct morph__launch_mpicmd *c)
 {
-  return o->mpi == MORPH__LAUNCH_MPI_OPENMPI && !o->no_recovery;
+  return c->mpi == MORPH__LAUNCH_MPI_OPENMPI && !c->no_recovery;
 }
 
 /* Open MPI: -x for every MORPH_* variable (it exports nothing by default),
@@ -177,17 +176,17 @@ int morph__launch_mpi_recovers(const struct morph__launch_opts *o)
  * with a non-zero status; orte_abort_on_non_zero_status would then abort
  * the job, so it is off as well. morph run's crash monitor stops the job
  * for losses outside a window, and the job's status comes from its BYE. */
-static int openmpi_args(const struct morph__launch_opts *o, struct morph__launch_argv *a)
+static int openmpi_args(const struct morph__launch_mpicmd *c, struct morph__launch_argv *a)
 {
   int rc = MORPH_OK;
-  if (!o->hostfile || !hostfile_has_slots(o->hostfile))
+  if (!c->hostfile || !hostfile_has_slots(c->hostfile))
     rc |= morph__launch_argv_push(a, "--oversubscribe");
-  if (morph__launch_mpi_recovers(o))
+  if (morph__launch_mpi_recovers(c))
     rc |= morph__launch_argv_push(a, "--enable-recovery") | morph__launch_argv_push(a, "--mca") |
           morph__launch_argv_push(a, "orte_abort_on_non_zero_status") |
           morph__launch_argv_push(a, "0");
-  if (o->hostfile)
-    rc |= morph__launch_argv_push(a, "--hostfile") | morph__launch_argv_push(a, o->hostfile);
+  if (c->hostfile)
+    rc |= morph__launch_argv_push(a, "--hostfile") | morph__launch_argv_push(a, c->hostfile);
   rc |= morph__launch_argv_push(a, "--mca") |
         morph__launch_argv_push(a, "orte_allowed_exit_without_sync") |
         morph__launch_argv_push(a, "1");
@@ -203,28 +202,28 @@ static int openmpi_args(const struct morph__launch_opts *o, struct morph__launch
 
 /* MPICH's hydra passes the whole environment with -genvall (its default;
  * said explicitly so a site configuration cannot turn it off). */
-static int mpich_args(const struct morph__launch_opts *o, struct morph__launch_argv *a)
+static int mpich_args(const struct morph__launch_mpicmd *c, struct morph__launch_argv *a)
 {
   int rc = morph__launch_argv_push(a, "-genvall");
-  if (o->hostfile)
-    rc |= morph__launch_argv_push(a, "-f") | morph__launch_argv_push(a, o->hostfile);
+  if (c->hostfile)
+    rc |= morph__launch_argv_push(a, "-f") | morph__launch_argv_push(a, c->hostfile);
   return rc ? MORPH_ENOMEM : MORPH_OK;
 }
 
-int morph__launch_mpi_command(const struct morph__launch_opts *o, int np,
+int morph__launch_mpi_command(const struct morph__launch_mpicmd *c, int np,
                               struct morph__launch_argv *out)
 {
   char n[32];
   snprintf(n, sizeof n, "%d", np);
   memset(out, 0, sizeof *out);
-  int rc = morph__launch_argv_push(out, o->mpirun ? o->mpirun : launchers[o->mpi]);
+  int rc = morph__launch_argv_push(out, c->mpirun ? c->mpirun : launchers[c->mpi]);
   if (rc == MORPH_OK)
-    rc = o->mpi == MORPH__LAUNCH_MPI_MPICH ? mpich_args(o, out) : openmpi_args(o, out);
-  for (int i = 0; rc == MORPH_OK && i < o->n_mpi_args; i++)
-    rc = morph__launch_argv_push(out, o->mpi_args[i]);
+    rc = c->mpi == MORPH__LAUNCH_MPI_MPICH ? mpich_args(c, out) : openmpi_args(c, out);
+  for (int i = 0; rc == MORPH_OK && i < c->n_args; i++)
+    rc = morph__launch_argv_push(out, c->args[i]);
   if (rc == MORPH_OK)
     rc = morph__launch_argv_push(out, "-n") | morph__launch_argv_push(out, n);
-  for (char **p = o->app; rc == MORPH_OK && *p; p++)
+  for (char **p = c->app; rc == MORPH_OK && *p; p++)
     rc = morph__launch_argv_push(out, *p);
   if (rc != MORPH_OK)
     morph__launch_argv_free(out);

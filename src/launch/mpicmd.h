@@ -1,6 +1,9 @@
 /*
  * The MPI launcher command line: which MPI the application uses, and the
- * mpirun / mpiexec arguments that make a job malleable under it.
+ * mpirun / mpiexec arguments that make a job malleable under it. A unit of
+ * its own, with no launch context: whoever starts a malleable job (morph
+ * run, a resource manager's backend) builds its command here from a
+ * struct morph__launch_mpicmd.
  */
 #ifndef MORPH_LAUNCH_MPICMD_H
 #define MORPH_LAUNCH_MPICMD_H
@@ -13,7 +16,17 @@ enum morph__launch_mpi {
   MORPH__LAUNCH_MPI_MPICH
 };
 
-struct morph__launch_opts;
+/* What the launcher command is made of, besides the number of processes.
+ * Nothing is copied: the strings and arrays stay the caller's. */
+struct morph__launch_mpicmd {
+  enum morph__launch_mpi mpi; /* flavour; AUTO only until detected */
+  const char *mpirun;         /* launcher program; NULL: the flavour's default */
+  const char *hostfile;       /* NULL: none */
+  const char **args;          /* extra launcher arguments (--mpi-arg) */
+  int n_args;
+  int no_recovery; /* Open MPI without --enable-recovery */
+  char **app;      /* application and its arguments, NULL-terminated */
+};
 
 /* A growable, NULL-terminated argument vector owning its strings. */
 struct morph__launch_argv {
@@ -37,16 +50,17 @@ enum morph__launch_mpi morph__launch_mpi_detect(const char *app, char *why, size
 void morph__launch_mpi_prepare_env(enum morph__launch_mpi mpi);
 
 /* True if the launcher keeps the job running when one of its processes is
- * lost (Open MPI with --enable-recovery, unless --no-recovery): morph run
+ * lost (Open MPI with --enable-recovery, unless no_recovery): morph run
  * must then stop a broken job itself. MPICH's hydra and Open MPI without
  * recovery end the whole job on their own. */
-int morph__launch_mpi_recovers(const struct morph__launch_opts *o);
+int morph__launch_mpi_recovers(const struct morph__launch_mpicmd *c);
 
 /* Builds the launcher command for `np` processes into *out: launcher,
  * its options, every MORPH_* variable of the environment exported to the
- * ranks, then the application and its arguments.
- * Errors: MORPH_ENOMEM (*out freed). */
-int morph__launch_mpi_command(const struct morph__launch_opts *o, int np,
+ * ranks, then c->args, "-n np", the application and its arguments.
+ * Decide c->mpi first (AUTO falls back to plain `mpirun` with Open MPI's
+ * options). Errors: MORPH_ENOMEM (*out freed). */
+int morph__launch_mpi_command(const struct morph__launch_mpicmd *c, int np,
                               struct morph__launch_argv *out);
 
 /* Removes what a launcher killed with SIGKILL could not: Open MPI's session

@@ -23,7 +23,7 @@ int morph__launch_mpirun_start(struct morph__launch *r, int np, const char *chec
   else
     unsetenv("MORPH_RESTART");
   struct morph__launch_argv a;
-  int rc = morph__launch_mpi_command(r->opt, np, &a);
+  int rc = morph__launch_mpi_command(&r->opt->cmd, np, &a);
   if (rc != MORPH_OK)
     return rc;
   say_command(r, &a);
@@ -47,6 +47,6 @@ int morph__launch_mpirun_stop(struct morph__launch *r)
   pid_t pid = r->mpirun;
   int code = morph__launch_child_terminate(pid, r->opt->grace);
   r->mpirun = 0;
-  morph__launch_mpi_cleanup(r->opt->mpi, (int)pid);
+  morph__launch_mpi_cleanup(r->opt->cmd.mpi, (int)pid);
   return code;
 }

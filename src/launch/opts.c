@@ -40,7 +40,7 @@ static int check_sizes(const struct morph__launch_opts *o, char *err, size_t err
 
 int morph__launch_opts_check(const struct morph__launch_opts *o, char *err, size_t errsize)
 {
-  if (!o->app || !o->app[0])
+  if (!o->cmd.app || !o->cmd.app[0])
     return invalid(err, errsize, "no program to run");
   if (o->server && !o->job_id)
     return invalid(err, errsize, "--server needs --job-id (the id morphd knows the job by)");
@@ -49,8 +49,8 @@ int morph__launch_opts_check(const struct morph__launch_opts *o, char *err, size
 
 void morph__launch_opts_free(struct morph__launch_opts *o)
 {
-  free(o->mpi_args);
-  o->mpi_args = NULL;
-  o->n_mpi_args = 0;
+  free(o->cmd.args);
+  o->cmd.args = NULL;
+  o->cmd.n_args = 0;
   morph__launch_sched_free(&o->sched);
 }

@@ -16,12 +16,10 @@ struct morph__launch_opts {
   int np;                /* initial number of processes (-n) */
   int min, max, pref;    /* malleability limits (0: not given) */
   int mechanism;         /* MORPH__LAUNCH_MECH_* of decisions; -1: not given */
-  enum morph__launch_mpi mpi; /* chosen or detected flavour */
-  const char *hostfile;  /* NULL: none */
-  const char *mpirun;    /* launcher program; NULL: the flavour's default */
-  const char **mpi_args; /* extra launcher arguments (--mpi-arg); the array is
-                            malloc'ed and owned, the strings are not */
-  int n_mpi_args;
+  /* The launcher command (mpicmd.h): the flavour (AUTO: detected by the
+   * launch), --mpirun, --hostfile, --mpi-arg (cmd.args is malloc'ed and
+   * owned, its strings are not), --no-recovery and the application. */
+  struct morph__launch_mpicmd cmd;
   struct morph__launch_sched sched;
   const char *server;    /* morphd socket for the relay; NULL: none */
   const char *job_id;    /* job id; NULL: "run-<pid>", set by the launch */
@@ -32,9 +30,7 @@ struct morph__launch_opts {
   double leave_timeout;  /* leavers of a live shrink must be gone within */
   double exit_timeout;   /* mpirun must end within this after BYE/drop */
   double grace;          /* between SIGTERM and SIGKILL */
-  int no_recovery;       /* Open MPI without --enable-recovery */
   int verbose;           /* 1: job events; 2: every protocol message */
-  char **app;            /* application and its arguments, NULL-terminated */
 };
 
 /* Sets every option to its default (docs/run.md): nothing owned yet. */

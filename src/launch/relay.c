@@ -31,7 +31,7 @@ static void make_hello(struct morph__launch *r, morph__msg *m)
     m->min = r->opt->min ? r->opt->min : 1;
     m->max = r->opt->max;
     m->pref = r->opt->pref;
-    snprintf(m->mpi, sizeof m->mpi, "%s", morph__launch_mpi_name(r->opt->mpi));
+    snprintf(m->mpi, sizeof m->mpi, "%s", morph__launch_mpi_name(r->opt->cmd.mpi));
   }
   m->size = r->size;
   snprintf(m->job, sizeof m->job, "%s", r->opt->job_id);

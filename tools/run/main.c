@@ -108,11 +108,11 @@ static int get_seconds(const char *arg, double *out)
 
 static int add_mpi_arg(struct morph__launch_opts *o, const char *arg)
 {
-  const char **p = realloc(o->mpi_args, (size_t)(o->n_mpi_args + 1) * sizeof *p);
+  const char **p = realloc(o->cmd.args, (size_t)(o->cmd.n_args + 1) * sizeof *p);
   if (!p)
     return bad("%s", "out of memory");
-  o->mpi_args = p;
-  o->mpi_args[o->n_mpi_args++] = arg;
+  o->cmd.args = p;
+  o->cmd.args[o->cmd.n_args++] = arg;
   return 0;
 }
 
@@ -149,7 +149,7 @@ static int job_option(struct morph__launch_opts *o, int c, const char *arg)
   case OPT_MPI:
     if (get_choice(morph__launch_mpi_parse(arg), arg, "MPI (openmpi, mpich, auto)", &mpi))
       return 2;
-    o->mpi = (enum morph__launch_mpi)mpi;
+    o->cmd.mpi = (enum morph__launch_mpi)mpi;
     return 0;
   }
   return -1;
@@ -159,9 +159,9 @@ static int job_option(struct morph__launch_opts *o, int c, const char *arg)
 static int run_option(struct morph__launch_opts *o, int c, const char *arg)
 {
   switch (c) {
-  case OPT_MPIRUN: o->mpirun = arg; return 0;
+  case OPT_MPIRUN: o->cmd.mpirun = arg; return 0;
   case OPT_MPI_ARG: return add_mpi_arg(o, arg);
-  case OPT_HOSTFILE: o->hostfile = arg; return 0;
+  case OPT_HOSTFILE: o->cmd.hostfile = arg; return 0;
   case OPT_SERVER: o->server = arg; return 0;
   case OPT_JOB_ID: o->job_id = arg; return 0;
   case OPT_REPORT: o->report = arg; return 0;
@@ -170,7 +170,7 @@ static int run_option(struct morph__launch_opts *o, int c, const char *arg)
   case OPT_LEAVE_TIMEOUT: return get_seconds(arg, &o->leave_timeout);
   case OPT_EXIT_TIMEOUT: return get_seconds(arg, &o->exit_timeout);
   case OPT_GRACE: return get_seconds(arg, &o->grace);
-  case OPT_NO_RECOVERY: o->no_recovery = 1; return 0;
+  case OPT_NO_RECOVERY: o->cmd.no_recovery = 1; return 0;
   case 'v': o->verbose++; return 0;
   }
   return bad("%s", "unknown option");
@@ -180,7 +180,7 @@ static int run_option(struct morph__launch_opts *o, int c, const char *arg)
 static int finish(struct morph__launch_opts *o, char **argv)
 {
   char err[512];
-  o->app = argv + optind;
+  o->cmd.app = argv + optind;
   if (morph__launch_opts_check(o, err, sizeof err) != MORPH_OK)
     return bad("%s", err);
   return 0;
