@@ -12,7 +12,7 @@
 
 static const char *const mech_names[] = {"auto", "live", "relaunch"};
 
-int morph__mech_parse(const char *name)
+int morph__launch_mech_parse(const char *name)
 {
   for (int i = 0; i < 3; i++)
     if (!strcmp(name, mech_names[i]))
@@ -20,7 +20,7 @@ int morph__mech_parse(const char *name)
   return -1;
 }
 
-const char *morph__mech_name(int mechanism)
+const char *morph__launch_mech_name(int mechanism)
 {
   return mechanism >= 0 && mechanism < 3 ? mech_names[mechanism] : "?";
 }
@@ -52,7 +52,7 @@ static int parse_seconds(const char *s, double *out)
 }
 
 /* Parses the part after '@': "it<N>" or "t<S>". */
-static int parse_when(const char *when, struct morph__sched_entry *e)
+static int parse_when(const char *when, struct morph__launch_sched_entry *e)
 {
   long it;
   if (!strncmp(when, "it", 2) && parse_long(when + 2, 0, LONG_MAX, &it) == 0) {
@@ -87,8 +87,8 @@ static int entry_error(char *err, size_t errsize, const char *text, const char *
   return MORPH_EINVAL;
 }
 
-int morph__sched_parse_entry(const char *text, struct morph__sched_entry *e, char *err,
-                             size_t errsize)
+int morph__launch_sched_parse_entry(const char *text, struct morph__launch_sched_entry *e,
+                                    char *err, size_t errsize)
 {
   char entry[128], buf[128];
   if (trim_copy(text, entry, sizeof entry) != 0)
@@ -99,7 +99,7 @@ int morph__sched_parse_entry(const char *text, struct morph__sched_entry *e, cha
   char *colon = strchr(buf, ':');
   if (colon) {
     *colon = '\0';
-    if ((e->mechanism = morph__mech_parse(colon + 1)) < 0)
+    if ((e->mechanism = morph__launch_mech_parse(colon + 1)) < 0)
       return entry_error(err, errsize, entry, "mechanism after ':' must be auto, live or relaunch");
   }
   char *at = strchr(buf, '@');
@@ -116,7 +116,7 @@ int morph__sched_parse_entry(const char *text, struct morph__sched_entry *e, cha
   return MORPH_OK;
 }
 
-static int push(struct morph__sched *s, const struct morph__sched_entry *e)
+static int push(struct morph__launch_sched *s, const struct morph__launch_sched_entry *e)
 {
   if (s->n == s->cap) {
     int cap = s->cap ? 2 * s->cap : 8;
@@ -129,7 +129,8 @@ static int push(struct morph__sched *s, const struct morph__sched_entry *e)
   return MORPH_OK;
 }
 
-int morph__sched_parse_list(struct morph__sched *s, const char *list, char *err, size_t errsize)
+int morph__launch_sched_parse_list(struct morph__launch_sched *s, const char *list, char *err,
+                                   size_t errsize)
 {
   char *copy = strdup(list), *save = NULL;
   if (!copy)
@@ -137,8 +138,8 @@ int morph__sched_parse_list(struct morph__sched *s, const char *list, char *err,
   int rc = MORPH_OK;
   for (char *tok = strtok_r(copy, ",", &save); tok && rc == MORPH_OK;
        tok = strtok_r(NULL, ",", &save)) {
-    struct morph__sched_entry e;
-    rc = morph__sched_parse_entry(tok, &e, err, errsize);
+    struct morph__launch_sched_entry e;
+    rc = morph__launch_sched_parse_entry(tok, &e, err, errsize);
     if (rc == MORPH_OK)
       rc = push(s, &e);
   }
@@ -147,8 +148,8 @@ int morph__sched_parse_list(struct morph__sched *s, const char *list, char *err,
 }
 
 /* Parses one line of a schedule file (comment already cut). */
-static int parse_line(struct morph__sched *s, char *line, const char *path, int lineno, char *err,
-                      size_t errsize)
+static int parse_line(struct morph__launch_sched *s, char *line, const char *path, int lineno,
+                      char *err, size_t errsize)
 {
   char *hash = strchr(line, '#');
   if (hash)
@@ -156,13 +157,14 @@ static int parse_line(struct morph__sched *s, char *line, const char *path, int 
   if (strspn(line, " \t\r\n") == strlen(line))
     return MORPH_OK;
   char why[256];
-  int rc = morph__sched_parse_list(s, line, why, sizeof why);
+  int rc = morph__launch_sched_parse_list(s, line, why, sizeof why);
   if (rc != MORPH_OK)
     snprintf(err, errsize, "%s:%d: %s", path, lineno, why);
   return rc;
 }
 
-int morph__sched_parse_file(struct morph__sched *s, const char *path, char *err, size_t errsize)
+int morph__launch_sched_parse_file(struct morph__launch_sched *s, const char *path, char *err,
+                                   size_t errsize)
 {
   FILE *f = fopen(path, "r");
   if (!f) {
@@ -177,14 +179,15 @@ int morph__sched_parse_file(struct morph__sched *s, const char *path, char *err,
   return rc;
 }
 
-int morph__sched_check(const struct morph__sched *s, int min, int max, char *err, size_t errsize)
+int morph__launch_sched_check(const struct morph__launch_sched *s, int min, int max, char *err,
+                              size_t errsize)
 {
   for (int i = 0; i < s->n; i++) {
-    const struct morph__sched_entry *e = &s->e[i];
+    const struct morph__launch_sched_entry *e = &s->e[i];
     if (e->size >= min && (max == 0 || e->size <= max))
       continue;
     char text[64], limit[32] = "no max";
-    morph__sched_format(e, text, sizeof text);
+    morph__launch_sched_format(e, text, sizeof text);
     if (max)
       snprintf(limit, sizeof limit, "%d", max);
     snprintf(err, errsize, "schedule entry '%s': size %d outside the job's limits [%d, %s]", text,
@@ -194,15 +197,15 @@ int morph__sched_check(const struct morph__sched *s, int min, int max, char *err
   return MORPH_OK;
 }
 
-void morph__sched_format(const struct morph__sched_entry *e, char *buf, size_t size)
+void morph__launch_sched_format(const struct morph__launch_sched_entry *e, char *buf, size_t size)
 {
   int n = e->by_time ? snprintf(buf, size, "%d@t%g", e->size, e->at)
                      : snprintf(buf, size, "%d@it%lld", e->size, (long long)e->iteration);
   if (e->mechanism >= 0 && n > 0 && (size_t)n < size)
-    snprintf(buf + n, size - (size_t)n, ":%s", morph__mech_name(e->mechanism));
+    snprintf(buf + n, size - (size_t)n, ":%s", morph__launch_mech_name(e->mechanism));
 }
 
-void morph__sched_free(struct morph__sched *s)
+void morph__launch_sched_free(struct morph__launch_sched *s)
 {
   free(s->e);
   s->e = NULL;

@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 #include "morph/error.h"
-#include "options.h"
 
 extern char **environ;
 
@@ -19,7 +18,7 @@ static const char *const mpi_names[] = {"auto", "openmpi", "mpich"};
 /* [AUTO] is only a fallback: the flavour is always decided before launching. */
 static const char *const launchers[] = {"mpirun", "mpirun.openmpi", "mpiexec.mpich"};
 
-int morph__mpi_parse(const char *name)
+int morph__launch_mpi_parse(const char *name)
 {
   for (int i = 0; i < 3; i++)
     if (!strcmp(name, mpi_names[i]))
@@ -27,12 +26,12 @@ int morph__mpi_parse(const char *name)
   return -1;
 }
 
-const char *morph__mpi_name(enum morph__mpi mpi)
+const char *morph__launch_mpi_name(enum morph__launch_mpi mpi)
 {
   return (unsigned)mpi < 3 ? mpi_names[mpi] : "?";
 }
 
-int morph__which(const char *prog, char *out, size_t size)
+int morph__launch_which(const char *prog, char *out, size_t size)
 {
   if (strchr(prog, '/')) {
     /* Not snprintf: UBSan's null checks make gcc see a NULL prog there. */
@@ -87,48 +86,47 @@ static int run_ldd(const char *path, char *buf, size_t size)
   return pid > 0 ? 0 : -1;
 }
 
-static enum morph__mpi first_installed(char *why, size_t whysize)
+static enum morph__launch_mpi first_installed(char *why, size_t whysize)
 {
   char path[PATH_MAX];
-  enum morph__mpi mpi = morph__which(launchers[MORPH__MPI_OPENMPI], path, sizeof path) == 0
-                          ? MORPH__MPI_OPENMPI
-                          : MORPH__MPI_MPICH;
+  int found = morph__launch_which(launchers[MORPH__LAUNCH_MPI_OPENMPI], path, sizeof path) == 0;
+  enum morph__launch_mpi mpi = found ? MORPH__LAUNCH_MPI_OPENMPI : MORPH__LAUNCH_MPI_MPICH;
   snprintf(why, whysize, "no MPI library found in the program; %s is installed",
            launchers[mpi]);
   return mpi;
 }
 
-enum morph__mpi morph__mpi_detect(const char *app, char *why, size_t whysize)
+enum morph__launch_mpi morph__launch_mpi_detect(const char *app, char *why, size_t whysize)
 {
   char path[PATH_MAX], out[16384];
   if (ends_with(app, ".ompi") || ends_with(app, ".mpich")) {
     snprintf(why, whysize, "program name ends with %s", strrchr(app, '.'));
-    return ends_with(app, ".ompi") ? MORPH__MPI_OPENMPI : MORPH__MPI_MPICH;
+    return ends_with(app, ".ompi") ? MORPH__LAUNCH_MPI_OPENMPI : MORPH__LAUNCH_MPI_MPICH;
   }
-  if (morph__which(app, path, sizeof path) == 0 && run_ldd(path, out, sizeof out) == 0) {
+  if (morph__launch_which(app, path, sizeof path) == 0 && run_ldd(path, out, sizeof out) == 0) {
     /* MPICH's library is libmpich.so; Open MPI's is libmpi.so. */
     if (strstr(out, "libmpich.so")) {
       snprintf(why, whysize, "the program links libmpich");
-      return MORPH__MPI_MPICH;
+      return MORPH__LAUNCH_MPI_MPICH;
     }
     if (strstr(out, "libmpi.so")) {
       snprintf(why, whysize, "the program links Open MPI's libmpi");
-      return MORPH__MPI_OPENMPI;
+      return MORPH__LAUNCH_MPI_OPENMPI;
     }
   }
   return first_installed(why, whysize);
 }
 
-void morph__mpi_prepare_env(enum morph__mpi mpi)
+void morph__launch_mpi_prepare_env(enum morph__launch_mpi mpi)
 {
   /* Open MPI refuses to start as root unless told it is meant. */
-  if (mpi == MORPH__MPI_OPENMPI && geteuid() == 0) {
+  if (mpi == MORPH__LAUNCH_MPI_OPENMPI && geteuid() == 0) {
     setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 0);
     setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 0);
   }
 }
 
-int morph__argv_push(struct morph__argv *a, const char *s)
+int morph__launch_argv_push(struct morph__launch_argv *a, const char *s)
 {
   if (a->n + 2 > a->cap) {
     int cap = a->cap ? 2 * a->cap : 32;
@@ -143,7 +141,7 @@ int morph__argv_push(struct morph__argv *a, const char *s)
   return MORPH_OK;
 }
 
-void morph__argv_free(struct morph__argv *a)
+void morph__launch_argv_free(struct morph__launch_argv *a)
 {
   for (int i = 0; i < a->n; i++)
     free(a->v[i]);
@@ -165,9 +163,9 @@ static int hostfile_has_slots(const char *path)
   return found;
 }
 
-int morph__mpi_recovers(const struct morph__run_opts *o)
+int morph__launch_mpi_recovers(const struct morph__launch_mpicmd *c)
 {
-  return o->mpi == MORPH__MPI_OPENMPI && !o->no_recovery;
+  return c->mpi == MORPH__LAUNCH_MPI_OPENMPI && !c->no_recovery;
 }
 
 /* Open MPI: -x for every MORPH_* variable (it exports nothing by default),
@@ -178,54 +176,57 @@ int morph__mpi_recovers(const struct morph__run_opts *o)
  * with a non-zero status; orte_abort_on_non_zero_status would then abort
  * the job, so it is off as well. morph run's crash monitor stops the job
  * for losses outside a window, and the job's status comes from its BYE. */
-static int openmpi_args(const struct morph__run_opts *o, struct morph__argv *a)
+static int openmpi_args(const struct morph__launch_mpicmd *c, struct morph__launch_argv *a)
 {
   int rc = MORPH_OK;
-  if (!o->hostfile || !hostfile_has_slots(o->hostfile))
-    rc |= morph__argv_push(a, "--oversubscribe");
-  if (morph__mpi_recovers(o))
-    rc |= morph__argv_push(a, "--enable-recovery") | morph__argv_push(a, "--mca") |
-          morph__argv_push(a, "orte_abort_on_non_zero_status") | morph__argv_push(a, "0");
-  if (o->hostfile)
-    rc |= morph__argv_push(a, "--hostfile") | morph__argv_push(a, o->hostfile);
-  rc |= morph__argv_push(a, "--mca") | morph__argv_push(a, "orte_allowed_exit_without_sync") |
-        morph__argv_push(a, "1");
+  if (!c->hostfile || !hostfile_has_slots(c->hostfile))
+    rc |= morph__launch_argv_push(a, "--oversubscribe");
+  if (morph__launch_mpi_recovers(c))
+    rc |= morph__launch_argv_push(a, "--enable-recovery") | morph__launch_argv_push(a, "--mca") |
+          morph__launch_argv_push(a, "orte_abort_on_non_zero_status") |
+          morph__launch_argv_push(a, "0");
+  if (c->hostfile)
+    rc |= morph__launch_argv_push(a, "--hostfile") | morph__launch_argv_push(a, c->hostfile);
+  rc |= morph__launch_argv_push(a, "--mca") |
+        morph__launch_argv_push(a, "orte_allowed_exit_without_sync") |
+        morph__launch_argv_push(a, "1");
   for (char **e = environ; *e; e++) {
     if (strncmp(*e, "MORPH_", 6) != 0)
       continue;
     char name[256];
     snprintf(name, sizeof name, "%.*s", (int)strcspn(*e, "="), *e);
-    rc |= morph__argv_push(a, "-x") | morph__argv_push(a, name);
+    rc |= morph__launch_argv_push(a, "-x") | morph__launch_argv_push(a, name);
   }
   return rc ? MORPH_ENOMEM : MORPH_OK;
 }
 
 /* MPICH's hydra passes the whole environment with -genvall (its default;
  * said explicitly so a site configuration cannot turn it off). */
-static int mpich_args(const struct morph__run_opts *o, struct morph__argv *a)
+static int mpich_args(const struct morph__launch_mpicmd *c, struct morph__launch_argv *a)
 {
-  int rc = morph__argv_push(a, "-genvall");
-  if (o->hostfile)
-    rc |= morph__argv_push(a, "-f") | morph__argv_push(a, o->hostfile);
+  int rc = morph__launch_argv_push(a, "-genvall");
+  if (c->hostfile)
+    rc |= morph__launch_argv_push(a, "-f") | morph__launch_argv_push(a, c->hostfile);
   return rc ? MORPH_ENOMEM : MORPH_OK;
 }
 
-int morph__mpi_command(const struct morph__run_opts *o, int np, struct morph__argv *out)
+int morph__launch_mpi_command(const struct morph__launch_mpicmd *c, int np,
+                              struct morph__launch_argv *out)
 {
   char n[32];
   snprintf(n, sizeof n, "%d", np);
   memset(out, 0, sizeof *out);
-  int rc = morph__argv_push(out, o->mpirun ? o->mpirun : launchers[o->mpi]);
+  int rc = morph__launch_argv_push(out, c->mpirun ? c->mpirun : launchers[c->mpi]);
   if (rc == MORPH_OK)
-    rc = o->mpi == MORPH__MPI_MPICH ? mpich_args(o, out) : openmpi_args(o, out);
-  for (int i = 0; rc == MORPH_OK && i < o->n_mpi_args; i++)
-    rc = morph__argv_push(out, o->mpi_args[i]);
+    rc = c->mpi == MORPH__LAUNCH_MPI_MPICH ? mpich_args(c, out) : openmpi_args(c, out);
+  for (int i = 0; rc == MORPH_OK && i < c->n_args; i++)
+    rc = morph__launch_argv_push(out, c->args[i]);
   if (rc == MORPH_OK)
-    rc = morph__argv_push(out, "-n") | morph__argv_push(out, n);
-  for (char **p = o->app; rc == MORPH_OK && *p; p++)
-    rc = morph__argv_push(out, *p);
+    rc = morph__launch_argv_push(out, "-n") | morph__launch_argv_push(out, n);
+  for (char **p = c->app; rc == MORPH_OK && *p; p++)
+    rc = morph__launch_argv_push(out, *p);
   if (rc != MORPH_OK)
-    morph__argv_free(out);
+    morph__launch_argv_free(out);
   return rc ? MORPH_ENOMEM : MORPH_OK;
 }
 
@@ -248,9 +249,9 @@ static void remove_session(const char *base, const char *host, int pid)
   rmdir(top);
 }
 
-void morph__mpi_cleanup(enum morph__mpi mpi, int mpirun_pid)
+void morph__launch_mpi_cleanup(enum morph__launch_mpi mpi, int mpirun_pid)
 {
-  if (mpi != MORPH__MPI_OPENMPI || mpirun_pid <= 0)
+  if (mpi != MORPH__LAUNCH_MPI_OPENMPI || mpirun_pid <= 0)
     return;
   const char *base = getenv("TMPDIR");
   struct utsname u;

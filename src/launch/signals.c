@@ -1,23 +1,18 @@
-/*
- * SIGINT, SIGTERM and SIGHUP only raise a flag; the event loop stops the
- * job (forward, grace period, kill) outside the handler, where it may call
- * anything.
- */
+#include "signals.h"
+
 #include <signal.h>
 #include <string.h>
 
-#include "run.h"
-
 /* The only global of morph run: a handler can reach nothing else. It holds
  * the number of the last stopping signal received, 0 if none. */
-static volatile sig_atomic_t morph__stop_signal;
+static volatile sig_atomic_t stop_signal;
 
 static void on_signal(int sig)
 {
-  morph__stop_signal = sig;
+  stop_signal = sig;
 }
 
-void morph__signals_install(void)
+void morph__launch_signals_install(void)
 {
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
@@ -30,7 +25,7 @@ void morph__signals_install(void)
   signal(SIGPIPE, SIG_IGN);
 }
 
-int morph__signal_pending(void)
+int morph__launch_signal_pending(void)
 {
-  return morph__stop_signal;
+  return stop_signal;
 }

@@ -9,11 +9,13 @@
  * recovery (MPICH, --no-recovery) the launcher does this itself and its
  * own report is better, so only the end-of-job part below applies.
  */
+#include "monitor.h"
+
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "procs.h"
-#include "run.h"
+#include "state.h"
 
 #define LOOK_PERIOD 0.25 /* seconds between two looks at /proc */
 #define CONFIRM 1.0      /* too few processes for this long is a loss */
@@ -32,12 +34,13 @@ static int min_int(int a, int b)
  * rolled-back expansion (back to the old size) end on purpose: only fewer
  * than both is a loss there; anything else is judged after the ACK, against
  * the size the job then has. */
-static int floor_now(const struct morph__run *r)
+static int floor_now(const struct morph__launch *r)
 {
-  int live = r->phase == MORPH__PH_RUNNING || (r->phase == MORPH__PH_ENDING && !r->job_bye);
-  if (!live || !r->connected || !r->app_exe[0] || !morph__mpi_recovers(r->opt))
+  int live =
+    r->phase == MORPH__LAUNCH_PH_RUNNING || (r->phase == MORPH__LAUNCH_PH_ENDING && !r->job_bye);
+  if (!live || !r->connected || !r->app_exe[0] || !morph__launch_mpi_recovers(&r->opt->cmd))
     return -1;
-  const struct morph__decision *d = &r->dec;
+  const struct morph__launch_decision *d = &r->dec;
   if (!d->active)
     return r->size;
   if (d->acked > 0)
@@ -55,12 +58,12 @@ static int contains(const pid_t *pids, int n, pid_t pid)
 
 /* Lists the application's processes and remembers which one went last, so
  * a crash can be reported by pid. */
-static void look(struct morph__run *r)
+static void look(struct morph__launch *r)
 {
-  struct morph__monitor *m = &r->mon;
+  struct morph__launch_monitor *m = &r->mon;
   pid_t *now = NULL;
   int cap = 0;
-  int n = morph__procs_list(getpid(), r->app_exe, &now, &cap);
+  int n = morph__launch_procs_list(getpid(), r->app_exe, &now, &cap);
   if (n < 0) {
     free(now);
     m->count = -1;
@@ -76,9 +79,9 @@ static void look(struct morph__run *r)
 /* Too few processes must last CONFIRM seconds before it counts: the BYE
  * or ACK that explains a disappearance may still be on its way (a process
  * can end a moment after rank 0 wrote it, before morph run has read it). */
-static void judge(struct morph__run *r, double now)
+static void judge(struct morph__launch *r, double now)
 {
-  struct morph__monitor *m = &r->mon;
+  struct morph__launch_monitor *m = &r->mon;
   int floor = floor_now(r);
   if (floor < 0 || m->count < 0 || m->count >= floor) {
     m->short_since = 0;
@@ -93,10 +96,10 @@ static void judge(struct morph__run *r, double now)
 /* After a failed MPI_Comm_spawn, Open MPI's mpirun never ends by itself:
  * once the job is over and none of its processes is left, waiting the
  * full --exit-timeout would only waste time. */
-static void end_grace(struct morph__run *r, double now)
+static void end_grace(struct morph__launch *r, double now)
 {
-  struct morph__monitor *m = &r->mon;
-  int over = r->phase == MORPH__PH_ENDING || r->phase == MORPH__PH_RELAUNCH_EXIT;
+  struct morph__launch_monitor *m = &r->mon;
+  int over = r->phase == MORPH__LAUNCH_PH_ENDING || r->phase == MORPH__LAUNCH_PH_RELAUNCH_EXIT;
   if (!over || m->all_gone || m->count != 0 || !r->app_exe[0] || !r->mpirun)
     return;
   m->all_gone = 1;
@@ -105,9 +108,9 @@ static void end_grace(struct morph__run *r, double now)
     r->phase_deadline = now + END_GRACE;
 }
 
-void morph__monitor_tick(struct morph__run *r)
+void morph__launch_monitor_tick(struct morph__launch *r)
 {
-  double now = morph__run_clock(r);
+  double now = morph__launch_clock(r);
   if (!r->app_exe[0] || now < r->mon.next_look)
     return;
   r->mon.next_look = now + LOOK_PERIOD;
@@ -116,14 +119,14 @@ void morph__monitor_tick(struct morph__run *r)
   end_grace(r, now);
 }
 
-void morph__monitor_reset(struct morph__run *r)
+void morph__launch_monitor_reset(struct morph__launch *r)
 {
   r->mon.short_since = 0;
   r->mon.all_gone = 0;
   r->mon.count = -1;
 }
 
-void morph__monitor_free(struct morph__run *r)
+void morph__launch_monitor_free(struct morph__launch *r)
 {
   free(r->mon.pids);
   r->mon.pids = NULL;

@@ -1,19 +1,16 @@
-/*
- * What a person and a script see of each reconfiguration: one line on
- * stderr ("morph run: job 3->5 live ok in 0.42 s (spawn 0.35, redist
- * 0.05)") and one CSV row in the --report file.
- */
+#include "report.h"
+
 #include <errno.h>
 #include <string.h>
 
 #include "morph/error.h"
-#include "run.h"
+#include "state.h"
 
 static const char header[] =
   "seq,time,iteration,requested,old,new,mechanism,outcome,error,"
   "t_decision,t_spawn,t_redist,t_commit,t_settle,bytes\n";
 
-int morph__report_open(struct morph__run *r)
+int morph__launch_report_open(struct morph__launch *r)
 {
   if (!r->opt->report)
     return MORPH_OK;
@@ -27,21 +24,22 @@ int morph__report_open(struct morph__run *r)
   return MORPH_OK;
 }
 
-void morph__report_close(struct morph__run *r)
+void morph__launch_report_close(struct morph__launch *r)
 {
   if (r->report)
     fclose(r->report);
   r->report = NULL;
 }
 
-static void write_row(struct morph__run *r, const morph__msg *a, double t_settle)
+static void write_row(struct morph__launch *r, const morph__msg *a, double t_settle)
 {
   if (!r->report)
     return;
   fprintf(r->report, "%d,%.3f,%lld,%d,%d,%d,%s,%d,%s,%.6f,%.6f,%.6f,%.6f,%.6f,%lld\n", r->seq,
-          morph__run_clock(r), (long long)a->iteration, r->dec.size, a->old_size, a->new_size,
-          morph__mech_name(a->mechanism), a->outcome, a->outcome ? morph_err_name(a->outcome) : "ok",
-          a->t_decision, a->t_spawn, a->t_redist, a->t_commit, t_settle, (long long)a->bytes);
+          morph__launch_clock(r), (long long)a->iteration, r->dec.size, a->old_size, a->new_size,
+          morph__launch_mech_name(a->mechanism), a->outcome,
+          a->outcome ? morph_err_name(a->outcome) : "ok", a->t_decision, a->t_spawn, a->t_redist,
+          a->t_commit, t_settle, (long long)a->bytes);
   /* Flushed per row: the report must survive morph run being killed. */
   fflush(r->report);
 }
@@ -49,24 +47,26 @@ static void write_row(struct morph__run *r, const morph__msg *a, double t_settle
 /* The phases of a successful resize, in the words of its mechanism. */
 static void phases(const morph__msg *a, double t_settle, char *buf, size_t size)
 {
-  if (a->mechanism == MORPH__RUN_MECH_RELAUNCH)
+  if (a->mechanism == MORPH__LAUNCH_MECH_RELAUNCH)
     snprintf(buf, size, "checkpoint %.2f, restart %.2f", a->t_spawn + a->t_redist + a->t_commit,
              t_settle);
   else if (a->new_size < a->old_size)
-    snprintf(buf, size, "redist %.2f, leavers gone after %.2f", a->t_redist, a->t_commit + t_settle);
+    snprintf(buf, size, "redist %.2f, leavers gone after %.2f", a->t_redist,
+             a->t_commit + t_settle);
   else
     snprintf(buf, size, "spawn %.2f, redist %.2f", a->t_spawn, a->t_redist);
 }
 
-void morph__report_resize(struct morph__run *r, const morph__msg *a, double t_settle)
+void morph__launch_report_resize(struct morph__launch *r, const morph__msg *a, double t_settle)
 {
   write_row(r, a, t_settle);
   double total = a->t_decision + a->t_spawn + a->t_redist + a->t_commit + t_settle;
-  const char *mech = morph__mech_name(a->mechanism);
+  const char *mech = morph__launch_mech_name(a->mechanism);
   if (a->outcome == MORPH_OK) {
     char ph[128];
     phases(a, t_settle, ph, sizeof ph);
-    morph__say(&r->log, 0, "job %d->%d %s ok in %.2f s (%s)", a->old_size, a->new_size, mech, total, ph);
+    morph__say(&r->log, 0, "job %d->%d %s ok in %.2f s (%s)", a->old_size, a->new_size, mech, total,
+               ph);
     return;
   }
   morph__say(&r->log, 0, "job %d->%d %s failed: %s%s%s; running with %d processes", a->old_size,

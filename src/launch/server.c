@@ -1,17 +1,18 @@
-/*
- * The job's side of morph run: a Unix socket in a private folder, one job
- * connection at a time (rank 0 of the current incarnation), and the
- * handlers of what the job sends.
- */
+#include "server.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "decision.h"
 #include "morph/error.h"
-#include "run.h"
+#include "relaunch.h"
+#include "relay.h"
+#include "resize.h"
+#include "state.h"
 
-int morph__server_open(struct morph__run *r)
+int morph__launch_server_open(struct morph__launch *r)
 {
   const char *tmp = getenv("TMPDIR");
   snprintf(r->dir, sizeof r->dir, "%s/morph-run-XXXXXX", tmp && *tmp ? tmp : "/tmp");
@@ -30,7 +31,7 @@ int morph__server_open(struct morph__run *r)
   return MORPH_OK;
 }
 
-void morph__server_close(struct morph__run *r)
+void morph__launch_server_close(struct morph__launch *r)
 {
   morph__conn_close(&r->job);
   if (r->listen_fd >= 0)
@@ -43,7 +44,7 @@ void morph__server_close(struct morph__run *r)
   r->sock[0] = r->dir[0] = '\0';
 }
 
-int morph__job_send(struct morph__run *r, const morph__msg *m)
+int morph__launch_job_send(struct morph__launch *r, const morph__msg *m)
 {
   morph__say(&r->log, 2, "-> job: %s", morph__msg_kind_name(m->kind));
   int rc = morph__send(&r->job, m);
@@ -61,7 +62,7 @@ static void send_error(struct morph__conn *c, const char *text)
   morph__send(c, &m);
 }
 
-void morph__server_accept(struct morph__run *r)
+void morph__launch_server_accept(struct morph__launch *r)
 {
   morph__conn c;
   if (morph__accept(r->listen_fd, &c) != MORPH_OK)
@@ -78,7 +79,7 @@ void morph__server_accept(struct morph__run *r)
   morph__say(&r->log, 2, "job connected");
 }
 
-static void on_hello(struct morph__run *r, const morph__msg *m)
+static void on_hello(struct morph__launch *r, const morph__msg *m)
 {
   if (strcmp(m->job, r->opt->job_id) != 0 && m->job[0])
     morph__say(&r->log, 1, "job says it is '%s', known here as '%s'", m->job, r->opt->job_id);
@@ -90,53 +91,52 @@ static void on_hello(struct morph__run *r, const morph__msg *m)
   morph__msg w;
   morph__msg_init(&w, MORPH__MSG_WELCOME);
   snprintf(w.job, sizeof w.job, "%s", r->opt->job_id);
-  morph__job_send(r, &w);
-  if (r->phase == MORPH__PH_RESTART || r->phase == MORPH__PH_ROLLBACK)
-    morph__relaunch_hello(r);
+  morph__launch_job_send(r, &w);
+  if (r->phase == MORPH__LAUNCH_PH_RESTART || r->phase == MORPH__LAUNCH_PH_ROLLBACK)
+    morph__launch_relaunch_hello(r);
   else if (m->size > 0)
     r->size = m->size;
   morph__msg up = *m;
   snprintf(up.job, sizeof up.job, "%s", r->opt->job_id);
-  morph__relay_send(r, &up, 0);
+  morph__launch_relay_send(r, &up, 0);
 }
 
-static void on_ack(struct morph__run *r, const morph__msg *m)
+static void on_ack(struct morph__launch *r, const morph__msg *m)
 {
   if (!r->dec.active || r->dec.acked > 0 || m->id != r->dec.id) {
     morph__say(&r->log, 0, "ignored an ACK for decision %d (expected %d)", m->id,
                r->dec.active ? r->dec.id : -1);
     return;
   }
-  morph__resize_ack(r, m);
+  morph__launch_resize_ack(r, m);
 }
 
 /* New limits are kept in the HELLO that a reattach to morphd sends again. */
-static void on_limits(struct morph__run *r, const morph__msg *m)
+static void on_limits(struct morph__launch *r, const morph__msg *m)
 {
   r->hello.min = m->min, r->hello.max = m->max, r->hello.pref = m->pref;
   morph__say(&r->log, 1, "job limits now [%d, %d], preferred %d", m->min, m->max, m->pref);
-  morph__relay_send(r, m, 1);
+  morph__launch_relay_send(r, m, 1);
 }
 
-static void on_bye(struct morph__run *r, const morph__msg *m)
+static void on_bye(struct morph__launch *r, const morph__msg *m)
 {
   r->job_bye = 1;
   /* An exit status is 0-255; anything else still means failure. */
   r->bye_status = m->exit_status >= 0 && m->exit_status <= 255 ? m->exit_status : 1;
   snprintf(r->bye_text, sizeof r->bye_text, "%s", m->text);
   morph__say(&r->log, 1, "job says goodbye: status %d %s", m->exit_status, m->text);
-  if (r->phase == MORPH__PH_RUNNING) {
-    r->phase = MORPH__PH_ENDING;
-    r->phase_deadline = morph__run_clock(r) + r->opt->exit_timeout;
+  if (r->phase == MORPH__LAUNCH_PH_RUNNING) {
+    morph__launch_phase_set(r, MORPH__LAUNCH_PH_ENDING, r->opt->exit_timeout);
   }
 }
 
-static void on_message(struct morph__run *r, const morph__msg *m)
+static void on_message(struct morph__launch *r, const morph__msg *m)
 {
   morph__say(&r->log, 2, "<- job: %s", morph__msg_kind_name(m->kind));
   switch (m->kind) {
   case MORPH__MSG_HELLO: on_hello(r, m); return;
-  case MORPH__MSG_PROGRESS: morph__relay_send(r, m, 0); return;
+  case MORPH__MSG_PROGRESS: morph__launch_relay_send(r, m, 0); return;
   case MORPH__MSG_LIMITS: on_limits(r, m); return;
   case MORPH__MSG_ACK: on_ack(r, m); return;
   case MORPH__MSG_BYE: on_bye(r, m); return;
@@ -145,21 +145,22 @@ static void on_message(struct morph__run *r, const morph__msg *m)
   }
 }
 
-void morph__job_drop(struct morph__run *r, const char *why)
+/* The job's connection is gone: the job is ending. */
+static void job_drop(struct morph__launch *r, const char *why)
 {
   morph__conn_close(&r->job);
   r->job_hello = 0;
   if (r->dec.active && r->dec.acked == 0)
-    morph__dispatch_lost(r, why);
-  if (r->phase != MORPH__PH_RUNNING)
+    morph__launch_decision_lost(r, why);
+  if (r->phase != MORPH__LAUNCH_PH_RUNNING)
     return;
   if (!r->job_bye)
-    morph__say(&r->log, 0, "the job's connection dropped without BYE (%s); waiting for mpirun", why);
-  r->phase = MORPH__PH_ENDING;
-  r->phase_deadline = morph__run_clock(r) + r->opt->exit_timeout;
+    morph__say(&r->log, 0, "the job's connection dropped without BYE (%s); waiting for mpirun",
+               why);
+  morph__launch_phase_set(r, MORPH__LAUNCH_PH_ENDING, r->opt->exit_timeout);
 }
 
-void morph__server_read(struct morph__run *r)
+void morph__launch_server_read(struct morph__launch *r)
 {
   for (;;) {
     morph__msg m;
@@ -180,7 +181,7 @@ void morph__server_read(struct morph__run *r)
       send_error(&r->job, err);
       continue;
     }
-    morph__job_drop(r, "connection closed");
+    job_drop(r, "connection closed");
     return;
   }
 }

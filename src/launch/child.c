@@ -1,4 +1,4 @@
-#include "launch.h"
+#include "child.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,7 +12,7 @@
 #include "morph/error.h"
 #include "procs.h"
 
-int morph__exit_code(int wstatus)
+int morph__launch_child_exit_code(int wstatus)
 {
   if (WIFEXITED(wstatus))
     return WEXITSTATUS(wstatus);
@@ -40,7 +40,7 @@ static void child(char *const argv[], int errfd)
   _exit(127);
 }
 
-int morph__launch(char *const argv[], pid_t *pid, char *err, size_t errsize)
+int morph__launch_child_start(char *const argv[], pid_t *pid, char *err, size_t errsize)
 {
   int fd[2];
   if (pipe2(fd, O_CLOEXEC) != 0) {
@@ -67,13 +67,13 @@ int morph__launch(char *const argv[], pid_t *pid, char *err, size_t errsize)
   return MORPH_OK;
 }
 
-int morph__reap(pid_t pid, int *code)
+int morph__launch_child_reap(pid_t pid, int *code)
 {
   int found = 0, st;
   pid_t p;
   while ((p = waitpid(-1, &st, WNOHANG)) > 0)
     if (p == pid) {
-      *code = morph__exit_code(st);
+      *code = morph__launch_child_exit_code(st);
       found = 1;
     }
   return found;
@@ -84,40 +84,40 @@ static int wait_for(pid_t pid, double limit, int *code)
 {
   double end = morph__now() + limit;
   do {
-    if (morph__reap(pid, code))
+    if (morph__launch_child_reap(pid, code))
       return 1;
     morph__sleep(0.02);
   } while (morph__now() < end);
-  return morph__reap(pid, code);
+  return morph__launch_child_reap(pid, code);
 }
 
-int morph__terminate(pid_t pid, double grace)
+int morph__launch_child_terminate(pid_t pid, double grace)
 {
   int code = 128 + SIGKILL;
   kill(pid, SIGTERM);
   if (!wait_for(pid, grace, &code)) {
     kill(-pid, SIGKILL);
-    morph__procs_signal(getpid(), SIGKILL);
+    morph__launch_procs_signal(getpid(), SIGKILL);
     /* SIGKILL cannot be refused; the bound only guards against a process
      * stuck in the kernel (D state). */
     wait_for(pid, 5, &code);
   }
-  morph__kill_leftovers(grace);
+  morph__launch_child_kill_leftovers(grace);
   return code;
 }
 
-int morph__kill_leftovers(double grace)
+int morph__launch_child_kill_leftovers(double grace)
 {
-  int code, n = morph__procs_signal(getpid(), SIGTERM);
+  int code, n = morph__launch_procs_signal(getpid(), SIGTERM);
   if (n == 0)
     return 0;
   double end = morph__now() + grace;
-  while (morph__now() < end && morph__procs_signal(getpid(), 0) > 0) {
-    morph__reap(-2, &code);
+  while (morph__now() < end && morph__launch_procs_signal(getpid(), 0) > 0) {
+    morph__launch_child_reap(-2, &code);
     morph__sleep(0.05);
   }
-  morph__procs_signal(getpid(), SIGKILL);
+  morph__launch_procs_signal(getpid(), SIGKILL);
   morph__sleep(0.05);
-  morph__reap(-2, &code);
+  morph__launch_child_reap(-2, &code);
   return n;
 }

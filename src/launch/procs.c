@@ -139,17 +139,17 @@ static int collect(pid_t root, const char *exe, pid_t **pids, int *cap)
   return count;
 }
 
-int morph__procs_count(pid_t root, const char *exe)
+int morph__launch_procs_count(pid_t root, const char *exe)
 {
   return collect(root, exe, NULL, NULL);
 }
 
-int morph__procs_list(pid_t root, const char *exe, pid_t **pids, int *cap)
+int morph__launch_procs_list(pid_t root, const char *exe, pid_t **pids, int *cap)
 {
   return collect(root, exe, pids, cap);
 }
 
-int morph__procs_signal(pid_t root, int sig)
+int morph__launch_procs_signal(pid_t root, int sig)
 {
   struct table t;
   if (load_descendants(&t, root) != 0)
