@@ -1,6 +1,5 @@
 /* The simulator object and its event loop. */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,29 +20,6 @@ void morph_sim_config_init(morph_sim_config *cfg)
   cfg->bandwidth = 1e10;
   cfg->impossible = MORPH_IMPOSSIBLE_SKIP;
   cfg->queue_depth = 500;
-}
-
-int morph__sim_fail(morph_sim *sim, int err, const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(sim->errmsg, sizeof sim->errmsg, fmt, ap);
-  va_end(ap);
-  return err;
-}
-
-const char *morph_sim_errmsg(const morph_sim *sim)
-{
-  return sim ? sim->errmsg : "no simulator";
-}
-
-double morph_sim_reconf_cost(const morph_sim_config *cfg, const morph_model *m, int from, int to)
-{
-  int lo = from < to ? from : to, hi = from < to ? to : from;
-  if (lo < 1 || lo == hi)
-    return 0;
-  double moved = m->data_bytes * (1.0 - (double)lo / hi);
-  return (to > from ? cfg->expand_cost : cfg->shrink_cost) + moved / (cfg->bandwidth * lo);
 }
 
 int morph_sim_config_check(const morph_sim_config *c, char *buf, size_t len)
