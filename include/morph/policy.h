@@ -139,14 +139,24 @@ typedef enum morph_policy_op {
   MORPH_POLICY_MIGRATE = 4 /* reserved; no policy emits it yet */
 } morph_policy_op;
 
+/* Which of its units a SHRINK may give back. The policy counts units; the
+ * placement stage (morph/place.h) chooses them within this rule. */
+typedef enum morph_policy_release {
+  MORPH_POLICY_RELEASE_ANY = 0, /* any unit but the master's; placement gives
+                                   back units on DOWN / DRAINING nodes first */
+  MORPH_POLICY_RELEASE_UP = 1   /* only units on UP nodes: the policy counted
+                                   them as capacity for waiting jobs */
+} morph_policy_release;
+
 /* One action. Its allocation is allocs[alloc_first .. alloc_first +
  * alloc_count) of the morph_policy_actions that holds it.
  *
  * `depends` is the index (in the same action list) of an action that must
  * complete before this one may be carried out, or -1. A START that uses slots
  * released by a SHRINK of the same decision depends on that SHRINK (DMRlib:
- * the pending job that caused the shrink gets those resources first). If the
- * SHRINK fails, the caller drops the START; nothing else is booked on them. */
+ * the pending job that caused the shrink gets those resources first); a
+ * SHRINK serves at most one START. If the SHRINK fails, the caller drops the
+ * START; nothing else is booked on them. */
 typedef struct morph_policy_action {
   morph_policy_op op;
   int64_t job;        /* job id */
@@ -154,6 +164,7 @@ typedef struct morph_policy_action {
   int from, to;       /* size before and after (START: from = 0) */
   int alloc_first, alloc_count;
   int depends;        /* action index or -1 */
+  morph_policy_release release; /* SHRINK: which units may go (ANY otherwise) */
 } morph_policy_action;
 
 /* A growable list of actions and their allocation pieces. Reuse one list
@@ -260,13 +271,22 @@ void morph_policy_actions_free(morph_policy_actions *actions);
 
 /* Checks that `actions` applied to `snap` is feasible: jobs and sizes
  * exist and match, limits and requests hold, every allocation piece is on an
- * UP node (for START / EXPAND), released pieces are the job's own and no
- * node is booked above its slots (NODE units: whole free nodes only).
+ * UP node (for START / EXPAND), released pieces are the job's own, keep its
+ * master and follow the action's `release` rule, units a SHRINK releases are
+ * booked only by the one START that depends on it, and no node is booked
+ * above its slots (NODE units: whole free nodes only).
  * Writes the first problem to msg (may be NULL).
  * Errors: MORPH_EINVAL if infeasible or arguments are NULL. Nothing is
  * modified. */
 int morph_policy_actions_check(const morph_policy_snapshot *snap,
                                const morph_policy_actions *actions, char *msg, size_t msgsize);
+
+/* Checks a snapshot as morph_policy_decide() does (nodes, limits,
+ * allocations adding up, no node holding more than `used`) and writes the
+ * first problem, naming the node or job, to msg (may be NULL).
+ * Errors: MORPH_EINVAL (inconsistent or NULL), MORPH_ENOMEM. Nothing is
+ * modified. */
+int morph_policy_snapshot_check(const morph_policy_snapshot *snap, char *msg, size_t msgsize);
 
 /* Deep-copies a snapshot into engine-owned memory so that it can be
  * modified by morph_policy_snapshot_apply().

@@ -93,7 +93,8 @@ int morph__pass_fail(morph__pass *run, int rc, const char *fmt, ...) __attribute
 /* Snapshot validation and free-pool set-up (validate.c). */
 int morph__scratch_reserve(morph__scratch *s, const morph_policy_snapshot *snap);
 void morph__scratch_free(morph__scratch *s);
-int morph__validate(const morph_policy_snapshot *snap, morph__scratch *s, char *msg, size_t size);
+/* Checks the snapshot; `booked` has room for one int per node. */
+int morph__validate(const morph_policy_snapshot *snap, int *booked, char *msg, size_t size);
 void morph__pool_init(morph__pass *run);
 
 /* Units of one allocation piece: 1 in NODE units, its slots in SLOT units. */
@@ -131,7 +132,7 @@ int morph__bad_units(const morph__pass *run, int j);
 /* Whole actions. */
 int morph__start_job(morph__pass *run, int p, int n, int depends);
 int morph__expand_job(morph__pass *run, int j, int to);
-int morph__shrink_job(morph__pass *run, int j, int to, int bad_first);
+int morph__shrink_job(morph__pass *run, int j, int to, morph_policy_release release);
 
 /* Pending-queue min-tree (run.c). */
 int morph__tree_build(morph__mintree *t, const morph_policy_snapshot *snap, const char *started);

@@ -65,7 +65,8 @@ int morph__emit(morph__pass *run, morph_policy_op op, int job_index, int from, i
       op == MORPH_POLICY_START ? &run->snap->pending[job_index] : &run->snap->running[job_index];
   a->v[a->n] = (morph_policy_action){.op = op, .job = job->id, .job_index = job_index,
                                      .from = from, .to = to, .alloc_first = a->nallocs,
-                                     .alloc_count = 0, .depends = depends};
+                                     .alloc_count = 0, .depends = depends,
+                                     .release = MORPH_POLICY_RELEASE_ANY};
   return a->n++;
 }
 
@@ -227,12 +228,14 @@ int morph__expand_job(morph__pass *run, int j, int to)
   return morph__take(run, to - from, j);
 }
 
-int morph__shrink_job(morph__pass *run, int j, int to, int bad_first)
+int morph__shrink_job(morph__pass *run, int j, int to, morph_policy_release release)
 {
   int from = run->s->size[j];
   int a = morph__emit(run, MORPH_POLICY_SHRINK, j, from, to, -1);
   if (a < 0)
     return a;
+  run->out->v[a].release = release;
+  int bad_first = release == MORPH_POLICY_RELEASE_ANY;
   run->s->size[j] = to;
   run->s->touched[j] = 1;
   return morph__release(run, j, from - to, bad_first);

@@ -149,18 +149,18 @@ static int check_arrays(const morph_policy_snapshot *snap, char *msg, size_t siz
   return MORPH_OK;
 }
 
-int morph__validate(const morph_policy_snapshot *snap, morph__scratch *s, char *msg, size_t size)
+int morph__validate(const morph_policy_snapshot *snap, int *booked, char *msg, size_t size)
 {
   int rc = check_arrays(snap, msg, size);
   if (rc == MORPH_OK)
     rc = check_nodes(snap, msg, size);
   if (rc)
     return rc;
-  memset(s->node_booked, 0, sizeof(int) * (size_t)snap->nnodes);
+  memset(booked, 0, sizeof(int) * (size_t)snap->nnodes);
   for (int j = 0; j < snap->nrunning && rc == MORPH_OK; j++) {
     rc = check_limits(&snap->running[j], msg, size);
     if (rc == MORPH_OK)
-      rc = check_alloc(snap, &snap->running[j], s->node_booked, msg, size);
+      rc = check_alloc(snap, &snap->running[j], booked, msg, size);
   }
   for (int p = 0; p < snap->npending && rc == MORPH_OK; p++)
     rc = check_limits(&snap->pending[p], msg, size);
