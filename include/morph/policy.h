@@ -1,7 +1,10 @@
 /*
  * morph/policy.h - the policy engine: a pure function from a snapshot of the
  * cluster (nodes, running jobs, pending queue) to a list of actions (start,
- * expand, shrink).
+ * expand, shrink). The policy decides how many units each job gets or gives
+ * back; the placement stage (morph/place.h) then decides where, filling each
+ * action's allocation pieces. Callers run morph_policy_decide() then
+ * morph_place_actions() on the same snapshot and list.
  *
  * The engine does no I/O, uses no MPI, reads no clock (the caller gives the
  * current time in the snapshot) and keeps no globals, so the daemon (morphd),
@@ -22,6 +25,8 @@
  *     simulator use (128 nodes, jobs sized in nodes).
  * Allocations always name nodes by their index in snapshot.nodes and carry
  * slot counts, so a caller can map them to hosts and processes either way.
+ * A policy reads them only to count: free units on UP nodes, units a job
+ * may release (on UP nodes, or on nodes that are not).
  *
  * Lifetime: morph_policy_create() / morph_policy_destroy(); actions with
  * morph_policy_actions_init() / morph_policy_actions_free(); a snapshot built
@@ -148,8 +153,9 @@ typedef enum morph_policy_release {
                                    them as capacity for waiting jobs */
 } morph_policy_release;
 
-/* One action. Its allocation is allocs[alloc_first .. alloc_first +
- * alloc_count) of the morph_policy_actions that holds it.
+/* One action. Its allocation, filled by morph_place_actions(), is
+ * allocs[alloc_first .. alloc_first + alloc_count) of the
+ * morph_policy_actions that holds it.
  *
  * `depends` is the index (in the same action list) of an action that must
  * complete before this one may be carried out, or -1. A START that uses slots
@@ -238,9 +244,13 @@ const char *morph_policy_name(const morph_policy *policy);
 
 /* Decides what to do now. Empties *actions, then appends START / EXPAND /
  * SHRINK actions in the order they should be carried out (shrinks that free
- * resources for a start come before it). Applied together to the snapshot
- * the actions never double-book a slot or a node, never take DOWN or
- * DRAINING nodes, never move a job outside its limits and never touch a job
+ * resources for a start come before it), with counts only: no action has
+ * pieces (alloc_count 0, nallocs 0) until morph_place_actions() chooses
+ * them. The counts always fit: taken in order, every START and EXPAND finds
+ * enough free units on UP nodes (a START that depends on a SHRINK first
+ * takes what that SHRINK releases), and every SHRINK enough units its job
+ * may release under its `release` rule, so placement never fails on them.
+ * The actions never move a job outside its limits and never touch a job
  * whose resize is in progress.
  * Errors: MORPH_EINVAL for NULL arguments or an inconsistent snapshot (the
  * message names the node or job: used > slots, allocation sizes that do not

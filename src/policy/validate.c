@@ -1,5 +1,5 @@
-/* Checking a caller's snapshot before deciding on it, and setting up the
- * free pool. A bad snapshot would make the engine double-book, so each
+/* Checking a caller's snapshot before deciding on it, and counting the
+ * free units. A bad snapshot would make the engine double-book, so each
  * inconsistency is an error that names the node or job. */
 #include <stdarg.h>
 #include <stdio.h>
@@ -25,14 +25,9 @@ static int grow(void **p, int *cap, int want, size_t elem)
  * arrays of the same length, so they grow together. */
 int morph__scratch_reserve(morph__scratch *s, const morph_policy_snapshot *snap)
 {
-  int cap = s->nodes_cap;
-  if (grow((void **)&s->node_free, &cap, snap->nnodes, sizeof(int)))
+  if (grow((void **)&s->node_booked, &s->nodes_cap, snap->nnodes, sizeof(int)))
     return MORPH_ENOMEM;
-  cap = s->nodes_cap;
-  if (grow((void **)&s->node_booked, &cap, snap->nnodes, sizeof(int)))
-    return MORPH_ENOMEM;
-  s->nodes_cap = cap;
-  cap = s->running_cap;
+  int cap = s->running_cap;
   if (grow((void **)&s->size, &cap, snap->nrunning, sizeof(int)))
     return MORPH_ENOMEM;
   cap = s->running_cap;
@@ -52,7 +47,6 @@ int morph__scratch_reserve(morph__scratch *s, const morph_policy_snapshot *snap)
 
 void morph__scratch_free(morph__scratch *s)
 {
-  free(s->node_free);
   free(s->node_booked);
   free(s->size);
   free(s->touched);
@@ -167,20 +161,16 @@ int morph__validate(const morph_policy_snapshot *snap, int *booked, char *msg, s
   return rc;
 }
 
-/* Free slots per node; in NODE units only wholly free UP nodes count. */
+/* Free units: slots on UP nodes; in NODE units wholly free UP nodes. */
 void morph__pool_init(morph__pass *run)
 {
   const morph_policy_snapshot *snap = run->snap;
   int whole = snap->unit == MORPH_POLICY_UNIT_NODE;
   run->total_free = 0;
-  run->cursor = 0;
   for (int i = 0; i < snap->nnodes; i++) {
     const morph_policy_node *n = &snap->nodes[i];
     int f = n->state == MORPH_POLICY_NODE_UP ? n->slots - n->used : 0;
-    if (whole && f != n->slots)
-      f = 0;
-    run->s->node_free[i] = f;
-    run->total_free += whole ? (f > 0) : f;
+    run->total_free += whole ? f == n->slots : f;
   }
   for (int j = 0; j < snap->nrunning; j++) {
     run->s->size[j] = snap->running[j].size;

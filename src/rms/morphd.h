@@ -24,6 +24,7 @@
 
 #include "common/clock.h"
 #include "common/log.h"
+#include "morph/place.h"
 #include "morph/policy.h"
 #include "rms/job.h"
 #include "rms/journal.h"
@@ -56,6 +57,7 @@ typedef struct morph__daemon_opts {
   int slots;
   const char *policy;   /* policy engine name */
   morph_policy_params params;
+  const char *placement; /* placement strategy name (morph/place.h) */
   double interval;      /* seconds between periodic decisions */
   const char *launcher; /* morph-run; NULL: next to morph-daemon */
   int verbose;
@@ -68,6 +70,7 @@ typedef struct morph__daemon {
   morph__pool pool;
   morph__journal *journal;
   morph_policy *policy;
+  morph_place *place;
   morph_policy_actions acts;
   morph__job **jobs; /* by ascending id */
   int njobs, capjobs;

@@ -177,10 +177,13 @@ int morph__sched_decide(morph__daemon *d)
     rc = morph_policy_decide(d->policy, &b.s, &d->acts);
   else
     d->acts.n = 0;
+  /* The policy counts; the placement stage chooses the slots. */
+  const char *why = rc != MORPH_OK ? morph_policy_errmsg(d->policy) : NULL;
+  if (rc == MORPH_OK && d->acts.n > 0 && (rc = morph_place_actions(d->place, &b.s, &d->acts)))
+    why = morph_place_errmsg(d->place);
   if (rc != MORPH_OK) {
-    morph__say(&d->log, 0, "decision failed: %s", morph_policy_errmsg(d->policy));
-    morph__journal_event(d->journal, morph__wall(), 0, "error", "decision failed: %s",
-                         morph_policy_errmsg(d->policy));
+    morph__say(&d->log, 0, "decision failed: %s", why);
+    morph__journal_event(d->journal, morph__wall(), 0, "error", "decision failed: %s", why);
   } else if (d->acts.n > 0) {
     int *issued = calloc((size_t)d->acts.n, sizeof *issued);
     morph__journal_begin(d->journal);

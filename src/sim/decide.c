@@ -1,5 +1,6 @@
 /* One scheduling decision: snapshot the simulated cluster, ask the policy
- * engine, carry out its actions. */
+ * engine how many nodes, the placement stage which ones, carry out the
+ * actions. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,6 +127,9 @@ int morph__sim_decide(morph_sim *sim)
   int rc = morph_policy_decide(sim->pol, &snap, &sim->acts);
   if (rc)
     return morph__sim_fail(sim, rc, "policy: %s", morph_policy_errmsg(sim->pol));
+  rc = morph_place_actions(sim->place, &snap, &sim->acts);
+  if (rc)
+    return morph__sim_fail(sim, rc, "placement: %s", morph_place_errmsg(sim->place));
   sim->dirty = 0;
   rc = apply(sim);
   sim->wake = next_wake(sim);

@@ -48,6 +48,7 @@ struct morph_sim {
   morph_sim_config cfg;
   char policy_name[64];
   morph_policy *pol;
+  morph_place *place;
   char errmsg[512];
   /* One run. */
   const morph_workload *wl;

@@ -119,6 +119,7 @@ static int parse(cli_opts *o, int argc, char **argv)
   memset(o, 0, sizeof *o);
   morph_policy_params_default(&o->d.params);
   o->d.policy = "dmr+easy";
+  o->d.placement = "firstfit";
   o->d.interval = 5;
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);
   o->d.slots = cpus > 0 ? (int)cpus : 1;
