@@ -70,8 +70,8 @@ static int shrink(morph__plan *pl, const morph_policy_job *job, int units)
 
 const morph__place_ops morph__firstfit_ops = {
     .name = "firstfit",
-    .description = "lowest-numbered free units first; an expanding job's own nodes first; a "
-                   "shrink gives back DOWN or DRAINING nodes first, never the master",
+    .description = "lowest free units first; expand: own nodes first; shrink: DOWN or "
+                   "DRAINING nodes first, never the master",
     .start = start,
     .expand = expand,
     .shrink = shrink,
