@@ -7,27 +7,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/array.h"
 #include "internal.h"
-
-static int grow(void **p, int *cap, int want, size_t elem)
-{
-  if (want <= *cap)
-    return MORPH_OK;
-  int n = want < 64 ? 64 : want;
-  void *q = realloc(*p, (size_t)n * elem);
-  if (!q)
-    return MORPH_ENOMEM;
-  *p = q;
-  *cap = n;
-  return MORPH_OK;
-}
 
 static int reserve(morph__place_scratch *s, const morph_policy_snapshot *snap, int nactions)
 {
-  if (grow((void **)&s->free, &s->nodes_cap, snap->nnodes, sizeof(int)) ||
-      grow((void **)&s->touched, &s->running_cap, snap->nrunning, 1) ||
-      grow((void **)&s->started, &s->pending_cap, snap->npending, 1) ||
-      grow((void **)&s->serves, &s->actions_cap, nactions, 1))
+  if (morph__array_grow((void **)&s->free, &s->nodes_cap, snap->nnodes, sizeof(int)) ||
+      morph__array_grow((void **)&s->touched, &s->running_cap, snap->nrunning, 1) ||
+      morph__array_grow((void **)&s->started, &s->pending_cap, snap->npending, 1) ||
+      morph__array_grow((void **)&s->serves, &s->actions_cap, nactions, 1))
     return MORPH_ENOMEM;
   memset(s->touched, 0, (size_t)snap->nrunning);
   memset(s->started, 0, (size_t)snap->npending);
@@ -136,9 +124,11 @@ static int fit_start(morph__plan *pl, const morph_policy_action *a, int *reuse)
   *reuse = 0;
   if (a->depends >= 0) {
     const morph_policy_action *d = &pl->out->v[a->depends];
-    if (grow((void **)&pl->s->reuse, &pl->s->reuse_cap, d->alloc_count, sizeof(*pl->s->reuse)))
+    if (morph__array_grow((void **)&pl->s->reuse, &pl->s->reuse_cap, d->alloc_count,
+                          sizeof(*pl->s->reuse)))
       return morph__plan_fail(pl, MORPH_ENOMEM, "out of memory for released pieces");
-    memcpy(pl->s->reuse, &pl->out->allocs[d->alloc_first], sizeof(*pl->s->reuse) * (size_t)d->alloc_count);
+    memcpy(pl->s->reuse, &pl->out->allocs[d->alloc_first],
+           sizeof(*pl->s->reuse) * (size_t)d->alloc_count);
     pl->nreuse = d->alloc_count;
     *reuse = d->from - d->to < a->to ? d->from - d->to : a->to;
   }
@@ -152,12 +142,13 @@ static int fit_start(morph__plan *pl, const morph_policy_action *a, int *reuse)
  * first piece's last unit; RELEASE_UP leaves pieces on other nodes. */
 static int fit_shrink(morph__plan *pl, const morph_policy_action *a, const morph_policy_job *job)
 {
-  if (grow((void **)&pl->s->left, &pl->s->left_cap, job->nalloc, sizeof(int)))
+  if (morph__array_grow((void **)&pl->s->left, &pl->s->left_cap, job->nalloc, sizeof(int)))
     return morph__plan_fail(pl, MORPH_ENOMEM, "out of memory for the job's pieces");
   long total = 0;
   for (int k = 0; k < job->nalloc; k++) {
     int u = pl->whole ? 1 : job->alloc[k].slots;
-    int keep = a->release == MORPH_POLICY_RELEASE_UP && !morph__plan_node_up(pl, job->alloc[k].node);
+    int keep =
+        a->release == MORPH_POLICY_RELEASE_UP && !morph__plan_node_up(pl, job->alloc[k].node);
     pl->s->left[k] = keep ? 0 : k == 0 ? u - 1 : u;
     total += pl->s->left[k];
   }

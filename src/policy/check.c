@@ -133,11 +133,12 @@ static int book_after(replay *r, int a, int d)
   const morph_policy_action *sh = &r->acts->v[d];
   if (r->serves[d]++)
     return no(r, "action %d: shrink %d already serves another start", a, d);
+  const morph_policy_alloc *rel = &r->acts->allocs[sh->alloc_first];
   for (int k = 0; k < sh->alloc_count; k++)
-    r->held[r->acts->allocs[sh->alloc_first + k].node] += r->acts->allocs[sh->alloc_first + k].slots;
+    r->held[rel[k].node] += rel[k].slots;
   int rc = book(r, a);
   for (int k = 0; k < sh->alloc_count; k++)
-    r->held[r->acts->allocs[sh->alloc_first + k].node] = 0;
+    r->held[rel[k].node] = 0;
   return rc;
 }
 

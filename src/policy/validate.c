@@ -6,42 +6,30 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/array.h"
 #include "internal.h"
-
-static int grow(void **p, int *cap, int want, size_t elem)
-{
-  if (want <= *cap)
-    return MORPH_OK;
-  int n = want < 64 ? 64 : want;
-  void *q = realloc(*p, (size_t)n * elem);
-  if (!q)
-    return MORPH_ENOMEM;
-  *p = q;
-  *cap = n;
-  return MORPH_OK;
-}
 
 /* Grows the scratch arrays to the snapshot's sizes; the caps are shared by
  * arrays of the same length, so they grow together. */
 int morph__scratch_reserve(morph__scratch *s, const morph_policy_snapshot *snap)
 {
-  if (grow((void **)&s->node_booked, &s->nodes_cap, snap->nnodes, sizeof(int)))
+  if (morph__array_grow((void **)&s->node_booked, &s->nodes_cap, snap->nnodes, sizeof(int)))
     return MORPH_ENOMEM;
   int cap = s->running_cap;
-  if (grow((void **)&s->size, &cap, snap->nrunning, sizeof(int)))
+  if (morph__array_grow((void **)&s->size, &cap, snap->nrunning, sizeof(int)))
     return MORPH_ENOMEM;
   cap = s->running_cap;
-  if (grow((void **)&s->touched, &cap, snap->nrunning, 1))
+  if (morph__array_grow((void **)&s->touched, &cap, snap->nrunning, 1))
     return MORPH_ENOMEM;
   s->running_cap = cap;
   cap = s->pending_cap;
-  if (grow((void **)&s->started, &cap, snap->npending, 1))
+  if (morph__array_grow((void **)&s->started, &cap, snap->npending, 1))
     return MORPH_ENOMEM;
   s->pending_cap = cap;
-  if (grow((void **)&s->pairs, &s->pairs_cap, 2 * snap->nrunning, sizeof(int)))
+  if (morph__array_grow((void **)&s->pairs, &s->pairs_cap, 2 * snap->nrunning, sizeof(int)))
     return MORPH_ENOMEM;
   /* easy keeps (end, units) pairs of running and just-started jobs. */
-  return grow((void **)&s->ends, &s->ends_cap, 2 * (snap->nrunning + snap->npending),
+  return morph__array_grow((void **)&s->ends, &s->ends_cap, 2 * (snap->nrunning + snap->npending),
               sizeof(double));
 }
 

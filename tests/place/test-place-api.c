@@ -87,115 +87,111 @@ static void place_null_arguments(void **state)
   morph_place_destroy(p);
 }
 
-/* Decides and places on t with `policy`; the referee must agree. */
-static void decide_and_place(const test_snap *t, const char *policy, morph_place *p,
-                             morph_policy_actions *a)
+/* A snapshot, actions parsed against it (or none) and a firstfit placement. */
+typedef struct fixture {
+  test_snap *t;
+  morph_policy_actions a;
+  morph_place *p;
+} fixture;
+
+static void setup(fixture *f, const char *snapshot, const char *actions)
 {
-  morph_policy *pol;
-  char msg[256];
-  assert_int_equal(morph_policy_create(policy, NULL, &pol), MORPH_OK);
-  assert_int_equal(morph_policy_decide(pol, &t->s, a), MORPH_OK);
-  for (int i = 0; i < a->n; i++)
-    assert_int_equal(a->v[i].alloc_count, 0); /* the policy only counts */
-  assert_int_equal(morph_place_actions(p, &t->s, a), MORPH_OK);
-  if (morph_policy_actions_check(&t->s, a, msg, sizeof(msg)) != MORPH_OK)
-    fail_msg("referee: %s", msg);
-  morph_policy_destroy(pol);
+  f->t = calloc(1, sizeof(*f->t));
+  assert_non_null(f->t);
+  test_snap_parse(f->t, snapshot);
+  morph_policy_actions_init(&f->a);
+  if (actions)
+    place_actions_parse(f->t, actions, &f->a);
+  assert_int_equal(morph_place_create("firstfit", NULL, 0, &f->p), MORPH_OK);
+}
+
+static void teardown(fixture *f)
+{
+  morph_place_destroy(f->p);
+  morph_policy_actions_free(&f->a);
+  free(f->t);
+}
+
+/* Places f's actions; expects rc and, on error, `word` in the message and
+ * no piece left. */
+static void expect_place(fixture *f, int rc, const char *word)
+{
+  assert_int_equal(morph_place_actions(f->p, &f->t->s, &f->a), rc);
+  if (word && !strstr(morph_place_errmsg(f->p), word))
+    fail_msg("message \"%s\" lacks \"%s\"", morph_place_errmsg(f->p), word);
+  if (rc != MORPH_OK) {
+    assert_int_equal(f->a.nallocs, 0);
+    for (int i = 0; i < f->a.n; i++)
+      assert_int_equal(f->a.v[i].alloc_count, 0);
+  }
 }
 
 static void place_rejects_inconsistent_snapshot(void **state)
 {
   (void)state;
-  test_snap *t = calloc(1, sizeof(*t));
-  test_snap_parse(t, "nodes 2 1; pend 2 rigid 1");
-  morph_policy_actions a;
-  morph_policy_actions_init(&a);
-  place_actions_parse(t, "start 2 1", &a);
-  t->nodes[0].used = 3;
-  morph_place *p;
-  assert_int_equal(morph_place_create("firstfit", NULL, 0, &p), MORPH_OK);
-  assert_int_equal(morph_place_actions(p, &t->s, &a), MORPH_EINVAL);
-  assert_non_null(strstr(morph_place_errmsg(p), "used"));
-  assert_int_equal(a.n, 1);
-  assert_int_equal(a.v[0].alloc_count, 0);
-  t->nodes[0].used = 0;
-  t->s.unit = (morph_policy_unit)5;
-  assert_int_equal(morph_place_actions(p, &t->s, &a), MORPH_EINVAL);
-  assert_non_null(strstr(morph_place_errmsg(p), "unit"));
+  fixture f;
+  setup(&f, "nodes 2 1; pend 2 rigid 1", "start 2 1");
+  f.t->nodes[0].used = 3;
+  expect_place(&f, MORPH_EINVAL, "used");
+  assert_int_equal(f.a.n, 1);
+  f.t->nodes[0].used = 0;
+  f.t->s.unit = (morph_policy_unit)5;
+  expect_place(&f, MORPH_EINVAL, "unit");
   /* Usable again once the snapshot is right. */
-  t->s.unit = MORPH_POLICY_UNIT_NODE;
-  assert_int_equal(morph_place_actions(p, &t->s, &a), MORPH_OK);
-  assert_string_equal(morph_place_errmsg(p), "");
-  assert_int_equal(a.v[0].alloc_count, 1);
-  morph_place_destroy(p);
-  morph_policy_actions_free(&a);
-  free(t);
+  f.t->s.unit = MORPH_POLICY_UNIT_NODE;
+  expect_place(&f, MORPH_OK, NULL);
+  assert_string_equal(morph_place_errmsg(f.p), "");
+  assert_int_equal(f.a.v[0].alloc_count, 1);
+  teardown(&f);
 }
 
 static void place_checks_resized_allocation(void **state)
 {
   (void)state;
-  test_snap *t = calloc(1, sizeof(*t));
-  test_snap_parse(t, "nodes 4 1; run 1 malleable 2 1 1 4 @ 0,1");
-  morph_policy_actions a;
-  morph_policy_actions_init(&a);
-  place_actions_parse(t, "expand 1 2->3", &a);
-  morph_place *p;
-  assert_int_equal(morph_place_create("firstfit", NULL, 0, &p), MORPH_OK);
-  t->allocs[0][1].node = 9;
-  assert_int_equal(morph_place_actions(p, &t->s, &a), MORPH_EINVAL);
-  assert_non_null(strstr(morph_place_errmsg(p), "piece 1"));
-  t->allocs[0][1].node = 1;
-  t->running[0].size = 3;
-  place_actions_parse(t, "expand 1 3->4", &a);
-  assert_int_equal(morph_place_actions(p, &t->s, &a), MORPH_EINVAL);
-  assert_non_null(strstr(morph_place_errmsg(p), "holds 2 units, not its size 3"));
-  morph_place_destroy(p);
-  morph_policy_actions_free(&a);
-  free(t);
+  fixture f;
+  setup(&f, "nodes 4 1; run 1 malleable 2 1 1 4 @ 0,1", "expand 1 2->3");
+  f.t->allocs[0][1].node = 9;
+  expect_place(&f, MORPH_EINVAL, "piece 1");
+  f.t->allocs[0][1].node = 1;
+  f.t->running[0].size = 3;
+  place_actions_parse(f.t, "expand 1 3->4", &f.a);
+  expect_place(&f, MORPH_EINVAL, "holds 2 units, not its size 3");
+  teardown(&f);
 }
 
+/* The policy counts (no pieces), firstfit places; the referee agrees, and
+ * placing again replaces the pieces with the same ones. */
 static void place_replaces_stale_pieces(void **state)
 {
   (void)state;
-  test_snap *t = calloc(1, sizeof(*t));
-  test_snap_parse(t, "nodes 4 1; run 1 malleable 4 1 1 4 @ 0,1,2,3; pend 2 rigid 3");
-  morph_place *p;
-  morph_policy_actions a;
-  morph_policy_actions_init(&a);
-  assert_int_equal(morph_place_create("firstfit", NULL, 0, &p), MORPH_OK);
-  decide_and_place(t, "dmr", p, &a);
+  fixture f;
+  setup(&f, "nodes 4 1; run 1 malleable 4 1 1 4 @ 0,1,2,3; pend 2 rigid 3", NULL);
+  morph_policy *pol;
   char first[512], again[512];
-  test_actions_format(&a, 1, 0, first, sizeof(first));
+  assert_int_equal(morph_policy_create("dmr", NULL, &pol), MORPH_OK);
+  assert_int_equal(morph_policy_decide(pol, &f.t->s, &f.a), MORPH_OK);
+  morph_policy_destroy(pol);
+  assert_int_equal(f.a.nallocs, 0);
+  expect_place(&f, MORPH_OK, NULL);
+  assert_int_equal(morph_policy_actions_check(&f.t->s, &f.a, first, sizeof(first)), MORPH_OK);
+  test_actions_format(&f.a, 1, 0, first, sizeof(first));
   assert_string_equal(first, "shrink 1 4->1 @3,2,1; start 2 3 dep=0 @3,2,1");
-  assert_int_equal(morph_place_actions(p, &t->s, &a), MORPH_OK); /* pieces present: redone */
-  test_actions_format(&a, 1, 0, again, sizeof(again));
+  expect_place(&f, MORPH_OK, NULL);
+  test_actions_format(&f.a, 1, 0, again, sizeof(again));
   assert_string_equal(again, first);
-  assert_int_equal(a.nallocs, 6);
-  morph_place_destroy(p);
-  morph_policy_actions_free(&a);
-  free(t);
+  assert_int_equal(f.a.nallocs, 6);
+  teardown(&f);
 }
 
 static void place_error_leaves_no_pieces(void **state)
 {
   (void)state;
-  test_snap *t = calloc(1, sizeof(*t));
-  test_snap_parse(t, "nodes 3 1; pend 2 rigid 1; pend 3 rigid 3");
-  morph_policy_actions a;
-  morph_policy_actions_init(&a);
-  place_actions_parse(t, "start 2 1; start 3 3", &a);
-  morph_place *p;
-  assert_int_equal(morph_place_create("firstfit", NULL, 0, &p), MORPH_OK);
-  assert_int_equal(morph_place_actions(p, &t->s, &a), MORPH_EBUSY);
-  assert_non_null(strstr(morph_place_errmsg(p), "action 1"));
-  assert_int_equal(a.n, 2);
-  assert_int_equal(a.nallocs, 0);
-  assert_int_equal(a.v[0].alloc_count, 0);
-  assert_int_equal(a.v[1].to, 3);
-  morph_place_destroy(p);
-  morph_policy_actions_free(&a);
-  free(t);
+  fixture f;
+  setup(&f, "nodes 3 1; pend 2 rigid 1; pend 3 rigid 3", "start 2 1; start 3 3");
+  expect_place(&f, MORPH_EBUSY, "action 1");
+  assert_int_equal(f.a.n, 2);
+  assert_int_equal(f.a.v[1].to, 3);
+  teardown(&f);
 }
 
 int main(int argc, char **argv)
