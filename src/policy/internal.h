@@ -34,7 +34,8 @@ typedef struct morph__scratch {
   int running_cap;
   char *started;       /* per pending job: started in this decision */
   int pending_cap;
-  double *ends;        /* easy: (end time, units) pairs of running jobs */
+  double *ends;        /* easy: (end time, units) pairs of running jobs,
+                          then room for as many to sort them */
   int ends_cap;
   int *pairs;          /* granularity: (headroom, job) pairs */
   int pairs_cap;

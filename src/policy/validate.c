@@ -28,9 +28,10 @@ int morph__scratch_reserve(morph__scratch *s, const morph_policy_snapshot *snap)
   s->pending_cap = cap;
   if (morph__array_grow((void **)&s->pairs, &s->pairs_cap, 2 * snap->nrunning, sizeof(int)))
     return MORPH_ENOMEM;
-  /* easy keeps (end, units) pairs of running and just-started jobs. */
-  return morph__array_grow((void **)&s->ends, &s->ends_cap, 2 * (snap->nrunning + snap->npending),
-              sizeof(double));
+  /* easy keeps (end, units) pairs of running and just-started jobs, and
+   * as much again to sort them. */
+  return morph__array_grow((void **)&s->ends, &s->ends_cap, 4 * (snap->nrunning + snap->npending),
+                           sizeof(double));
 }
 
 void morph__scratch_free(morph__scratch *s)
