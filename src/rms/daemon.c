@@ -139,6 +139,7 @@ void morph__daemon_fini(morph__daemon *d)
   free(d->jobs);
   morph__backend_close(d->be);
   morph_policy_destroy(d->policy);
+  morph_place_destroy(d->place);
   morph_policy_actions_free(&d->acts);
   memset(d, 0, sizeof *d);
   d->listen_fd = -1;

@@ -26,6 +26,7 @@
 
 #include "common/clock.h"
 #include "common/log.h"
+#include "morph/place.h"
 #include "morph/policy.h"
 #include "rms/backend.h"
 #include "rms/job.h"
@@ -59,6 +60,7 @@ typedef struct morph__daemon_opts {
   int slots;
   const char *policy;   /* policy engine name */
   morph_policy_params params;
+  const char *placement; /* placement strategy name (morph/place.h) */
   double interval;      /* seconds between periodic decisions */
   const char *launcher; /* morph-run; NULL: next to morph-daemon */
   int verbose;
@@ -71,6 +73,7 @@ typedef struct morph__daemon {
   morph__backend *be;   /* every resource action goes through it */
   morph__journal *journal;
   morph_policy *policy;
+  morph_place *place;
   morph_policy_actions acts;
   morph__job **jobs; /* by ascending id */
   int njobs, capjobs;

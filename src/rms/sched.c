@@ -162,12 +162,14 @@ static void carry_out(morph__daemon *d, snap_buf *b, int *issued)
 }
 
 /* Why a decision failed, for the log and the journal. */
-static void decision_failed(morph__daemon *d, int rc, int read)
+static void decision_failed(morph__daemon *d, int rc, int read, int placed)
 {
   char why[512];
   if (read != MORPH_OK)
     snprintf(why, sizeof why, "cannot read the %s backend (%s)", morph__backend_name(d->be),
              morph_strerror(read));
+  else if (placed != MORPH_OK)
+    snprintf(why, sizeof why, "placement: %s", morph_place_errmsg(d->place));
   else
     snprintf(why, sizeof why, "%s", rc == MORPH_ENOMEM ? morph_strerror(rc)
                                                        : morph_policy_errmsg(d->policy));
@@ -185,8 +187,12 @@ int morph__sched_decide(morph__daemon *d)
   d->acts.n = 0;
   if (rc == MORPH_OK && (b.s.npending > 0 || b.s.nrunning > 0))
     rc = morph_policy_decide(d->policy, &b.s, &d->acts);
+  int placed = MORPH_OK;
+  /* The policy counts; the placement stage chooses the slots. */
+  if (rc == MORPH_OK && d->acts.n > 0)
+    rc = placed = morph_place_actions(d->place, &b.s, &d->acts);
   if (rc != MORPH_OK)
-    decision_failed(d, rc, read);
+    decision_failed(d, rc, read, placed);
   else if (d->acts.n > 0) {
     int *issued = calloc((size_t)d->acts.n, sizeof *issued);
     morph__journal_begin(d->journal);

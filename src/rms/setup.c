@@ -58,6 +58,11 @@ static int backend_and_policy(morph__daemon *d)
     morph_policy_create_error(d->opt.policy, &d->opt.params, err, sizeof err);
     return fail(d, rc, "policy: %s", err);
   }
+  rc = morph_place_create(d->opt.placement, NULL, 0, &d->place);
+  if (rc != MORPH_OK) {
+    morph_place_create_error(d->opt.placement, NULL, 0, err, sizeof err);
+    return fail(d, rc, "placement: %s", err);
+  }
   morph_policy_actions_init(&d->acts);
   return MORPH_OK;
 }
