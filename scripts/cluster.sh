@@ -11,6 +11,7 @@
 #   cluster.sh [--name NAME] down              stop everything, check that nothing is left
 #   cluster.sh [--name NAME] status            what runs (exit 0 all up, 1 partly, 3 down)
 #   cluster.sh [--name NAME] exec HOST CMD...  run CMD on head or nodeI
+#   cluster.sh [--name NAME] daemon HOST PIDFILE LOG CMD...  start CMD on HOST, detached
 #   cluster.sh [--name NAME] ssh HOST [CMD...] ssh from the head to HOST
 #   cluster.sh [--name NAME] env [--agent]     variables for mpirun & co (--agent: nsenter, not ssh)
 #   cluster.sh [--name NAME] addr HOST | pid HOST | hosts
@@ -28,6 +29,8 @@ MC_NET=198.18.0  # the /24 reserved for benchmark networks (RFC 2544)
 MC_SLOTS=8       # one /27 of it per instance
 MC_MAX_NODES=20  # nodeI = base+10+I stays inside the /27
 MC_LOCK_WAIT=120 # seconds a command waits while another one holds the instance
+# shellcheck source=cluster/cli.sh
+. "$(dirname "$MC_SELF")/cluster/cli.sh"
 
 die() {
   echo "cluster.sh: $*" >&2
@@ -41,9 +44,7 @@ usage() {
 
 # --- the instance: name, state folder, slot, addresses ----------------------
 
-mc_set_name() {
-  [[ $1 =~ ^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$ ]] ||
-    die "bad instance name '$1' (letters, digits, _ . -; at most 32)"
+mc_set_name() { # a name cli_parse checked
   NAME=$1
   ST=$MC_ROOT/$NAME
 }
@@ -100,8 +101,8 @@ mc_hosts_of() { # N: the hosts of an instance of N nodes, head first
 # the slot table (fd 9) so that two instances coming up at once never take
 # the same /27. `down` removes the instance's lock file while it holds it: a
 # command that was waiting then holds a lock on a file that is gone, sees
-# it, and locks the new file instead. Every process the script starts gets
-# both descriptors closed, or a daemon would hold the lock for ever.
+# it, and locks the new file instead. The daemons the script starts inherit
+# no descriptor (mc_detached), or one would hold the lock for ever.
 
 mc_lock() { # shared|exclusive
   local mode=-x i f=$MC_ROOT/$NAME.lock
@@ -318,6 +319,18 @@ mc_hold() {
   exec -a "morph-cluster-hold $NAME $host" sleep infinity
 }
 
+# mc_detached CMD...: in a background subshell, CMD with no descriptor of
+# the caller but 0-2: a daemon that inherits a lock or a pipe (CTest's
+# output) would hold it for ever.
+mc_detached() {
+  local fd
+  for fd in /proc/"$BASHPID"/fd/*; do
+    fd=${fd##*/}
+    [ "$fd" -le 2 ] || eval "exec $fd>&-" 2>/dev/null || true
+  done
+  exec "$@"
+}
+
 # mc_spawn_holder HOST: starts HOST's holder in new namespaces (a node gets
 # a network of its own; the head keeps the machine's, only its UTS and mount
 # namespaces are the instance's). mc_await_holder records it.
@@ -330,8 +343,8 @@ mc_spawn_holder() {
     rm -rf "$ST/host/$host"
     install -d -m 1777 "$tmp"
   fi
-  setsid unshare "${flags[@]}" --propagation slave -- "$MC_SELF" --name "$NAME" __hold "$host" $tmp \
-    </dev/null >>"$ST/log/$host.log" 2>&1 8>&- 9>&- &
+  mc_detached setsid unshare "${flags[@]}" --propagation slave -- \
+    "$MC_SELF" --name "$NAME" __hold "$host" $tmp </dev/null >>"$ST/log/$host.log" 2>&1 &
 }
 
 # mc_await_holder HOST: waits (10 s at most) for HOST's holder, records its
@@ -380,15 +393,24 @@ mc_plug() {
     ip link set eth0 up"
 }
 
-# mc_start_daemon FILE HOST PROGRAM ARGS...: PROGRAM in HOST's namespaces,
-# in the foreground of its own session; nsenter and setpriv exec it, so $!
-# is its PID, recorded in pid/FILE.
+# mc_daemon HOST PIDFILE LOG PROGRAM ARGS...: PROGRAM in HOST's namespaces
+# (working folder /), in its own session, with no descriptor of the caller,
+# input /dev/null, output appended to LOG; its PID written to PIDFILE
+# (nsenter execs PROGRAM, so $! is its PID). Returns at once.
+mc_daemon() {
+  local host=$1 pidfile=$2 log=$3
+  shift 3
+  mc_detached setsid nsenter -t "$(mc_pid "$host")" -n -u -m --wd=/ -- "$@" \
+    </dev/null >>"$log" 2>&1 &
+  echo $! >"$pidfile"
+}
+
+# mc_start_daemon FILE HOST PROGRAM ARGS...: a daemon of the cluster itself,
+# its PID in pid/FILE, its output in log/FILE.log.
 mc_start_daemon() {
   local file=$1 host=$2
   shift 2
-  setsid nsenter -t "$(mc_pid "$host")" -n -u -m --wd=/ -- "$@" \
-    </dev/null >>"$ST/log/$file.log" 2>&1 8>&- 9>&- &
-  echo $! >"$ST/pid/$file"
+  mc_daemon "$host" "$ST/pid/$file" "$ST/log/$file.log" "$@"
 }
 
 mc_start_munged() {
@@ -560,6 +582,14 @@ cmd_exec() {
   mc_enter "$host" "$@"
 }
 
+cmd_daemon() {
+  [ $# -ge 4 ] || usage
+  mc_lock shared
+  mc_check_host "$1"
+  mc_alive "$1" || die "$1 of instance $NAME is not running"
+  mc_daemon "$@"
+}
+
 cmd_ssh() {
   [ $# -ge 1 ] || usage
   mc_enter head ssh -F "$ST/ssh/config" "$@"
@@ -632,34 +662,18 @@ cmd_pid() {
 
 main() {
   local cmd
-  mc_set_name "${MORPH_CLUSTER:-default}"
-  while [ $# -gt 0 ]; do
-    case $1 in
-    --name)
-      [ $# -ge 2 ] || usage
-      mc_set_name "$2"
-      shift 2
-      ;;
-    --name=*)
-      mc_set_name "${1#--name=}"
-      shift
-      ;;
-    -h | --help) usage ;;
-    *) break ;;
-    esac
-  done
-  [ $# -ge 1 ] || usage
+  cli_parse usage "$@"
+  mc_set_name "$CLI_NAME"
+  set -- "${CLI_ARGS[@]}"
   cmd=$1
   shift
-  if [ "$EUID" -ne 0 ]; then
-    echo "cluster.sh: needs root (namespaces, a bridge, daemons): skipped" >&2
-    exit 77
-  fi
+  cli_need_root cluster.sh "namespaces, a bridge, daemons"
   case $cmd in
   up) cmd_up "$@" ;;
   down) cmd_down ;;
   status) cmd_status ;;
   exec) cmd_exec "$@" ;;
+  daemon) cmd_daemon "$@" ;;
   ssh) cmd_ssh "$@" ;;
   env) cmd_env "$@" ;;
   addr) cmd_addr "$@" ;;
