@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034  # CLI_NAME, CLI_ARGS: for the sourcing script
 # Sourced by scripts/cluster.sh and scripts/slurm.sh: the command line they
 # share.
 
