@@ -20,4 +20,9 @@ int64_t sim_ref_global(const morph__dist *d, const int64_t *counts, int r, int n
  * remote slices over all ranks (for tests that look at consolidation). */
 int64_t sim_check(const morph__dist *d, const int64_t *old_counts, int old_n, int new_n);
 
+/* The same with old part p held by rank holder[p] (morph__plan_build_held);
+ * holder NULL is sim_check. */
+int64_t sim_check_held(const morph__dist *d, const int64_t *old_counts, int old_n, int new_n,
+                       const int *holder);
+
 #endif
