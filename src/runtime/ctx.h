@@ -9,6 +9,7 @@
 
 #include "morph.h"
 #include "proto/protocol.h"
+#include "redist/plan.h"
 
 /* Kinds of registered data (morph_data_* in morph.h). */
 enum morph__data_kind {
@@ -98,18 +99,23 @@ struct morph_ctx {
   char errmsg[512];
 };
 
-/* Records a formatted failure message in the context and returns err. */
+/* Records a formatted failure message in the context and returns err
+ * (base.c). */
 int morph__fail(morph_ctx *ctx, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* Sets ctx->comm (taking ownership) and refreshes rank and size. */
+/* Sets ctx->comm (taking ownership) and refreshes rank and size (base.c). */
 void morph__set_comm(morph_ctx *ctx, MPI_Comm comm);
 
-/* Finds a registration by name; NULL if none. */
+/* Finds a registration by name; NULL if none (registry.c). */
 morph__data *morph__data_find(const morph_ctx *ctx, const char *name);
 
 /* A hash of every registration's name, kind, type size and global size, so
- * that processes can check that they registered the same data. */
+ * that processes can check that they registered the same data (registry.c). */
 uint64_t morph__data_signature(const morph_ctx *ctx);
+
+/* The distribution of a block, block-cyclic or varcount registration, for
+ * the redistribution engine (registry.c). */
+morph__dist morph__data_dist(const morph__data *d);
 
 /* Launcher connection of rank 0 (client.c). All return MORPH_OK when there
  * is no launcher: a standalone job simply never gets decisions. */
@@ -180,11 +186,11 @@ int morph__relaunch_open(morph_ctx *ctx, const char *checkpoint);
 int morph__relaunch_restore(morph_ctx *ctx);
 
 /* Moves every registration in memory from old_size to new_size processes
- * over w->newcomm, into w->newbufs (data.c). Old buffers are not touched. */
+ * over w->newcomm, into w->newbufs (move.c). Old buffers are not touched. */
 int morph__data_move(morph_ctx *ctx, morph__window *w);
 
 /* Installs w->newbufs as the registrations' buffers (commit) or frees them
- * (rollback) (data.c). */
+ * (rollback) (move.c). */
 void morph__data_install(morph_ctx *ctx, morph__window *w);
 void morph__data_discard(morph_ctx *ctx, morph__window *w);
 

@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "common/clock.h"
-#include "redist/redist.h"
+#include "redist/plan.h"
 #include "runtime/ctx.h"
 
 #define MAGIC "MORPHCK1"
@@ -102,14 +102,6 @@ static int ckpt_close(ckpt_file *f)
   if (f->fd >= 0)
     return close(f->fd) == 0 ? MORPH_OK : MORPH_EIO;
   return MPI_File_close(&f->fh) == MPI_SUCCESS ? MORPH_OK : MORPH_EIO;
-}
-
-static morph__dist dist_of(const morph__data *d, int64_t global)
-{
-  morph__dist dist = {MORPH__DIST_BLOCK, global, d->block > 0 ? d->block : 1};
-  if (d->kind == MORPH__DATA_BLOCK_CYCLIC)
-    dist.kind = MORPH__DIST_BLOCK_CYCLIC;
-  return dist;
 }
 
 /* Block-cyclic: the local blocks of `rank` of `P` one by one, in order. */
@@ -229,7 +221,7 @@ static int write_section(morph_ctx *ctx, ckpt_file *fh, const layout *l, int i)
   case MORPH__DATA_REPLICATED:
     return r == 0 ? io_bytes(fh, e->offset, d->rbuf, e->length, 1) : MORPH_OK;
   case MORPH__DATA_BLOCK: {
-    morph__dist dist = dist_of(d, d->global);
+    morph__dist dist = morph__data_dist(d);
     int64_t first = morph__dist_offset(&dist, ctx->rank, ctx->size);
     return io_bytes(fh, e->offset + first * sz, *d->ubuf, d->local * sz, 1);
   }
@@ -420,7 +412,7 @@ static int restore_one(morph_ctx *ctx, ckpt_file *fh, morph__data *d, const ckpt
   case MORPH__DATA_REPLICATED:
     return io_bytes(fh, e->offset, d->rbuf, e->length, 0);
   case MORPH__DATA_BLOCK: {
-    morph__dist dist = dist_of(d, d->global);
+    morph__dist dist = morph__data_dist(d);
     int64_t first = morph__dist_offset(&dist, ctx->rank, ctx->size);
     return io_bytes(fh, e->offset + first * sz, *d->ubuf, d->local * sz, 0);
   }
