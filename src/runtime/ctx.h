@@ -185,6 +185,22 @@ int morph__live_join(morph_ctx *ctx, MPI_Comm parent);
 int morph__relaunch_open(morph_ctx *ctx, const char *checkpoint);
 int morph__relaunch_restore(morph_ctx *ctx);
 
+/* The relaunch mechanism's checkpoint file (checkpoint.c). Collective over
+ * ctx->comm. morph__ckpt_write writes every registration to w->checkpoint
+ * and sets w->bytes (rank 0: the file's size); MORPH_EIO, MORPH_ENOMEM,
+ * MORPH_EMPI, or a pack callback's error; the file may be left partly
+ * written. morph__ckpt_peek reads a checkpoint's head; morph__ckpt_restore
+ * also each registration's part for the current size (EIO, EMISMATCH,
+ * ENOMEM, an unpack callback's error; with the reason in ctx->errmsg;
+ * registrations read so far keep their new contents). */
+typedef struct morph__ckpt_info {
+  int64_t iteration, seq, old_size;
+} morph__ckpt_info;
+
+int morph__ckpt_write(morph_ctx *ctx, morph__window *w);
+int morph__ckpt_peek(morph_ctx *ctx, const char *path, morph__ckpt_info *info);
+int morph__ckpt_restore(morph_ctx *ctx, const char *path, morph__ckpt_info *info);
+
 /* Moves every registration in memory from old_size to new_size processes
  * over w->newcomm, into w->newbufs (move.c). Old buffers are not touched. */
 int morph__data_move(morph_ctx *ctx, morph__window *w);
