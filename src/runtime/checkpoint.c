@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "redist/plan.h"
-#include "runtime/ctx.h"
+#include "runtime/checkpoint.h"
 
 #define MAGIC "MORPHCK1"
 #define CHUNK ((int64_t)1 << 30)

@@ -1,7 +1,8 @@
 /*
  * The context's life cycle: options, open, accessors, limits, finalize.
  */
-#include "runtime/ctx.h"
+#include "runtime/client.h"
+#include "runtime/window.h"
 
 #include <pthread.h>
 #include <stdio.h>

@@ -1,6 +1,8 @@
 /*
- * The morph context and the runtime's internal interfaces. One context per
- * malleable job per process; no state lives outside it.
+ * The morph context: one per malleable job per process; no state lives
+ * outside it. Also the helpers every layer of the runtime uses (base.c,
+ * registry.c). The other internal interfaces have a header beside their
+ * file: client.h, window.h, move.h, checkpoint.h, wait.h.
  */
 #ifndef MORPH_RUNTIME_CTX_H
 #define MORPH_RUNTIME_CTX_H
@@ -116,104 +118,5 @@ uint64_t morph__data_signature(const morph_ctx *ctx);
 /* The distribution of a block, block-cyclic or varcount registration, for
  * the redistribution engine (registry.c). */
 morph__dist morph__data_dist(const morph__data *d);
-
-/* Launcher connection of rank 0 (client.c). All return MORPH_OK when there
- * is no launcher: a standalone job simply never gets decisions. */
-int morph__client_open(morph_ctx *ctx);
-int morph__client_poll(morph_ctx *ctx);           /* takes a RESIZE if any */
-int morph__client_progress(morph_ctx *ctx);       /* rate-limited PROGRESS */
-int morph__client_ack(morph_ctx *ctx, const char *checkpoint);
-int morph__client_limits(morph_ctx *ctx);
-void morph__client_bye(morph_ctx *ctx, int exit_status, const char *text);
-
-/* What every process knows about one reconfiguration once it has begun.
- * Broadcast by rank 0 and, for a live expansion, sent to the joiners. */
-typedef struct morph__window {
-  int id;               /* decision id */
-  int seq;              /* ctx->reconf_seq of this attempt */
-  int old_size, new_size;
-  morph_mechanism mechanism;
-  int64_t iteration;
-  double step_timeout;
-  double t0;            /* morph__now() when the window opened (rank 0) */
-  /* filled while it runs */
-  MPI_Comm newcomm;     /* live: the merged (grow) or current (shrink)
-                           communicator spanning old and new processes */
-  MPI_Comm intercomm;   /* live grow: the spawn intercommunicator */
-  MPI_Comm spawncomm;   /* live grow: throwaway copy of the old
-                           communicator the spawn runs on, so that a hung
-                           spawn cannot poison the application's */
-  MPI_Comm staycomm;    /* the processes present before and after; they
-                           decide commit or rollback (NULL on the others) */
-  int nonstay_lo, nonstay_hi; /* ranks of newcomm that are joiners or
-                           leavers: [lo, hi) */
-  int abandoned;        /* a transfer timed out: its buffers belong to MPI
-                           now and must not be freed */
-  int spawn_hung;       /* the spawn thread never returned */
-  int joiner;           /* this process was created for this window */
-  void **newbufs;       /* per registration: the new local part */
-  int64_t *newcounts;   /* per registration: its length */
-  int64_t bytes;        /* bytes this process received from others (the
-                           relaunch: wrote); after the vote, on the
-                           stayers: the window's total */
-  char checkpoint[512]; /* relaunch */
-  char why[256];        /* reason of a failure */
-} morph__window;
-
-
-/* The two mechanisms behind one interface (live.c, relaunch.c). Every
- * function is collective over the processes of the window and returns
- * MORPH_OK or an error after which the window rolls back. */
-typedef struct morph__mech_ops {
-  const char *name;
-  int (*prepare)(morph_ctx *ctx, morph__window *w);  /* joiners / nothing */
-  int (*move)(morph_ctx *ctx, morph__window *w);     /* data to its owners */
-  int (*commit)(morph_ctx *ctx, morph__window *w);   /* switch to new size */
-  void (*rollback)(morph_ctx *ctx, morph__window *w);/* back to old size */
-} morph__mech_ops;
-
-extern const morph__mech_ops morph__mech_live;
-extern const morph__mech_ops morph__mech_relaunch;
-
-/* Runs the adaptation window of a decision (window.c). Collective. */
-int morph__window_run(morph_ctx *ctx, morph__window *w);
-
-/* Joiner side of a live expansion, from morph_open (live.c). */
-int morph__live_join(morph_ctx *ctx, MPI_Comm parent);
-
-/* Relaunched side, from morph_open and the first morph_point (relaunch.c). */
-int morph__relaunch_open(morph_ctx *ctx, const char *checkpoint);
-int morph__relaunch_restore(morph_ctx *ctx);
-
-/* The relaunch mechanism's checkpoint file (checkpoint.c). Collective over
- * ctx->comm. morph__ckpt_write writes every registration to w->checkpoint
- * and sets w->bytes (rank 0: the file's size); MORPH_EIO, MORPH_ENOMEM,
- * MORPH_EMPI, or a pack callback's error; the file may be left partly
- * written. morph__ckpt_peek reads a checkpoint's head; morph__ckpt_restore
- * also each registration's part for the current size (EIO, EMISMATCH,
- * ENOMEM, an unpack callback's error; with the reason in ctx->errmsg;
- * registrations read so far keep their new contents). */
-typedef struct morph__ckpt_info {
-  int64_t iteration, seq, old_size;
-} morph__ckpt_info;
-
-int morph__ckpt_write(morph_ctx *ctx, morph__window *w);
-int morph__ckpt_peek(morph_ctx *ctx, const char *path, morph__ckpt_info *info);
-int morph__ckpt_restore(morph_ctx *ctx, const char *path, morph__ckpt_info *info);
-
-/* Moves every registration in memory from old_size to new_size processes
- * over w->newcomm, into w->newbufs (move.c). Old buffers are not touched. */
-int morph__data_move(morph_ctx *ctx, morph__window *w);
-
-/* Installs w->newbufs as the registrations' buffers (commit) or frees them
- * (rollback) (move.c). */
-void morph__data_install(morph_ctx *ctx, morph__window *w);
-void morph__data_discard(morph_ctx *ctx, morph__window *w);
-
-/* Agreement over comm: returns MORPH_OK on every process if every process
- * passed MORPH_OK, otherwise the smallest (most negative) code. Time-limited
- * by deadline: MORPH_ETIMEDOUT if the others do not answer. Its buffers are
- * in ctx, because a timed-out reduction stays active (wait.c). */
-int morph__agree(morph_ctx *ctx, MPI_Comm comm, int rc, double deadline);
 
 #endif /* MORPH_RUNTIME_CTX_H */

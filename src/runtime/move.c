@@ -10,7 +10,7 @@
 
 #include "common/clock.h"
 #include "redist/redist.h"
-#include "runtime/ctx.h"
+#include "runtime/move.h"
 #include "runtime/wait.h"
 
 #define TAG_DATA 7301

@@ -10,7 +10,8 @@
 #include <unistd.h>
 
 #include "common/clock.h"
-#include "runtime/ctx.h"
+#include "runtime/checkpoint.h"
+#include "runtime/window.h"
 
 static int relaunch_prepare(morph_ctx *ctx, morph__window *w)
 {
