@@ -119,6 +119,18 @@ static int io_cyclic(ckpt_file *fh, int64_t base, const morph__data *d, void *bu
   return MORPH_OK;
 }
 
+/* This process's part of a block or block-cyclic registration, at its
+ * place in the registration's section. */
+static int io_distributed(morph_ctx *ctx, ckpt_file *fh, const morph__data *d,
+                          const ckpt_entry *e, int write)
+{
+  if (d->kind == MORPH__DATA_BLOCK_CYCLIC)
+    return io_cyclic(fh, e->offset, d, *d->ubuf, ctx->rank, ctx->size, write);
+  morph__dist dist = morph__data_dist(d);
+  int64_t first = morph__dist_offset(&dist, ctx->rank, ctx->size), sz = e->elem_size;
+  return io_bytes(fh, e->offset + first * sz, *d->ubuf, d->local * sz, write);
+}
+
 /* Per-rank sizes every process needs to lay the file out: varcount counts
  * and callback blob lengths, gathered in rank order. */
 typedef struct ckpt_layout {
@@ -219,13 +231,9 @@ static int write_section(morph_ctx *ctx, ckpt_file *fh, const ckpt_layout *l, in
   switch (d->kind) {
   case MORPH__DATA_REPLICATED:
     return r == 0 ? io_bytes(fh, e->offset, d->rbuf, e->length, 1) : MORPH_OK;
-  case MORPH__DATA_BLOCK: {
-    morph__dist dist = morph__data_dist(d);
-    int64_t first = morph__dist_offset(&dist, ctx->rank, ctx->size);
-    return io_bytes(fh, e->offset + first * sz, *d->ubuf, d->local * sz, 1);
-  }
+  case MORPH__DATA_BLOCK:
   case MORPH__DATA_BLOCK_CYCLIC:
-    return io_cyclic(fh, e->offset, d, *d->ubuf, ctx->rank, ctx->size, 1);
+    return io_distributed(ctx, fh, d, e, 1);
   default: {
     const int64_t *v = l->per_rank[i];
     int rc = r == 0 ? io_bytes(fh, e->offset, (void *)v, P * 8, 1) : MORPH_OK;
@@ -346,17 +354,12 @@ static int restore_callbacks(morph_ctx *ctx, ckpt_file *fh, morph__data *d, cons
 static int restore_one(morph_ctx *ctx, ckpt_file *fh, morph__data *d, const ckpt_entry *e,
                        int64_t old_size)
 {
-  int64_t sz = e->elem_size;
   switch (d->kind) {
   case MORPH__DATA_REPLICATED:
     return io_bytes(fh, e->offset, d->rbuf, e->length, 0);
-  case MORPH__DATA_BLOCK: {
-    morph__dist dist = morph__data_dist(d);
-    int64_t first = morph__dist_offset(&dist, ctx->rank, ctx->size);
-    return io_bytes(fh, e->offset + first * sz, *d->ubuf, d->local * sz, 0);
-  }
+  case MORPH__DATA_BLOCK:
   case MORPH__DATA_BLOCK_CYCLIC:
-    return io_cyclic(fh, e->offset, d, *d->ubuf, ctx->rank, ctx->size, 0);
+    return io_distributed(ctx, fh, d, e, 0);
   case MORPH__DATA_VARCOUNT:
     return restore_varcount(ctx, fh, d, e, old_size);
   default:

@@ -9,6 +9,20 @@
 
 #include "morph/error.h"
 
+uint64_t sim_random(uint64_t *seed)
+{
+  *seed = *seed * 6364136223846793005ULL + 1442695040888963407ULL;
+  return *seed >> 33;
+}
+
+void sim_random_counts(int64_t *counts, int m, uint64_t *seed)
+{
+  for (int p = 0; p < m; p++) {
+    uint64_t r = sim_random(seed);
+    counts[p] = r % 3 == 0 ? 0 : (int64_t)(r % 23);
+  }
+}
+
 /* Total of a VARCOUNT layout; the new side is BLOCK of it. */
 static int64_t ref_total(const morph__dist *d, const int64_t *counts, int n)
 {

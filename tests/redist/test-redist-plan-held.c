@@ -13,12 +13,6 @@
 #include "morph/error.h"
 #include "plan_sim.h"
 
-static uint64_t next_random(uint64_t *s)
-{
-  *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
-  return *s >> 33;
-}
-
 /* Every kind the front-end uses, on sizes no M or N divides, and empty. */
 static void check_kinds(int m, int n, const int *holder, uint64_t *seed)
 {
@@ -30,10 +24,7 @@ static void check_kinds(int m, int n, const int *holder, uint64_t *seed)
   for (size_t k = 0; k < sizeof dists / sizeof *dists; k++)
     sim_check_held(&dists[k], NULL, m, n, holder);
   int64_t counts[16];
-  for (int p = 0; p < m; p++) {
-    uint64_t r = next_random(seed);
-    counts[p] = r % 3 == 0 ? 0 : (int64_t)(r % 23);
-  }
+  sim_random_counts(counts, m, seed);
   morph__dist v = {MORPH__DIST_VARCOUNT, -1, 1};
   sim_check_held(&v, counts, m, n, holder);
 }
@@ -60,7 +51,7 @@ static void test_random_holders(void **state)
     for (int n = 1; n <= 16; n++)
       for (int trial = 0; trial < 3; trial++) {
         for (int p = 0; p < m; p++)
-          holder[p] = (int)(next_random(&seed) % 20);
+          holder[p] = (int)(sim_random(&seed) % 20);
         check_kinds(m, n, holder, &seed);
       }
 }
