@@ -84,7 +84,8 @@ static long candidates(const morph__pass *run)
     total += r;
     c++;
   }
-  qsort(run->s->pairs, (size_t)c, 2 * sizeof(int), cmp_release);
+  if (c > 1) /* qsort of a NULL array is undefined even for 0 elements */
+    qsort(run->s->pairs, (size_t)c, 2 * sizeof(int), cmp_release);
   return total;
 }
 
