@@ -205,6 +205,9 @@ typedef struct morph_swf_options {
   int units_per_node;      /* SWF processors per resource unit (1) */
   double malleable_share;  /* share of rigid jobs made malleable, 0..1 (0) */
   int moldable;            /* submit as min-max instead of rigid (0) */
+  int rest_fixed;          /* with moldable: only the malleable jobs are
+                              submitted min-max (FLEXIBLE), the others stay
+                              rigid as traced (FIXED) (0) */
   uint64_t seed;           /* chooses which jobs become malleable (1) */
   double serial;           /* Amdahl serial fraction of every job (0.05) */
   double min_factor;       /* malleable min = ceil(n * min_factor) (0.25) */
@@ -248,6 +251,12 @@ int morph_workload_write_swf(const morph_workload *wl, FILE *out, const char *co
  * traced job that is cut runs longer than recorded. Returns the number of
  * jobs whose request was cut and names the first in the message. */
 size_t morph_workload_cap_sizes(morph_workload *wl, int max_size);
+
+/* Sets every job's scheduling inhibitor (model.inhibit, DMRlib's
+ * scheduling period) to `seconds`, for studies that vary it.
+ * Errors: MORPH_EINVAL (NULL, or seconds outside 0..MORPH_WORKLOAD_TIME_MAX;
+ * nothing changed). */
+int morph_workload_set_inhibit(morph_workload *wl, double seconds);
 
 /* Options of the generator (paper 000, section 5.4). */
 typedef struct morph_gen_options {

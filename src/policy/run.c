@@ -44,6 +44,36 @@ long morph__free_units(const morph__pass *run)
   return run->total_free;
 }
 
+long morph__incoming_units(const morph__pass *run)
+{
+  long n = 0;
+  for (int j = 0; j < run->snap->nrunning; j++) {
+    const morph_policy_job *job = &run->snap->running[j];
+    if (job->resizing && job->resize_to > 0 && job->resize_to < job->size)
+      n += job->size - job->resize_to;
+  }
+  return n;
+}
+
+long morph__spare_units(const morph__pass *run)
+{
+  long free = run->total_free;
+  for (int p = 0; p < run->snap->npending && free > 0; p++) {
+    if (run->s->started[p])
+      continue;
+    if (run->snap->pending[p].req_min > free)
+      return 0;
+    free -= run->snap->pending[p].req_min;
+  }
+  return free;
+}
+
+int morph__shrink_floor(const morph__pass *run, int j)
+{
+  const morph_policy_job *job = &run->snap->running[j];
+  return run->params->shrink_to_min ? job->min : job->pref;
+}
+
 static int grow_actions(morph_policy_actions *a)
 {
   if (a->n < a->cap)

@@ -246,6 +246,15 @@ size_t morph_workload_cap_sizes(morph_workload *wl, int max_size)
   return cut;
 }
 
+int morph_workload_set_inhibit(morph_workload *wl, double seconds)
+{
+  if (!wl || !(seconds >= 0) || seconds > MORPH_WORKLOAD_TIME_MAX)
+    return MORPH_EINVAL;
+  for (size_t i = 0; i < wl->njobs; i++)
+    wl->jobs[i].model.inhibit_s = seconds;
+  return MORPH_OK;
+}
+
 int morph_wjob_fits(const morph_wjob *job, int n)
 {
   return job->req_min <= n;

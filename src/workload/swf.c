@@ -122,17 +122,18 @@ static void record_to_job(swf_ctx *c, const double *f, int units, morph_wjob *jo
   snprintf(name, 32, "swf-%.0f", f[0]);
   job->name = name;
   int malleable = o->malleable_share > 0 && morph__rng_uniform(&c->rng) < o->malleable_share;
+  int moldable = o->moldable && (malleable || !o->rest_fixed);
   job->kind = malleable ? MORPH_KIND_MALLEABLE : MORPH_KIND_FIXED;
-  if (o->moldable)
+  if (moldable)
     job->kind = malleable ? MORPH_KIND_FLEXIBLE : MORPH_KIND_MOLDABLE;
   job->pref = n;
-  job->min = malleable || o->moldable ? (int)ceil(n * o->min_factor) : n;
+  job->min = malleable || moldable ? (int)ceil(n * o->min_factor) : n;
   double max = malleable ? floor(n * o->max_factor) : n;
   job->max = clamp_size(max > MORPH_WORKLOAD_SIZE_MAX ? MORPH_WORKLOAD_SIZE_MAX : (int)max,
                         o->max_size);
   job->min = job->min < 1 ? 1 : job->min;
   job->max = job->max < n ? n : job->max;
-  job->req_min = o->moldable ? job->min : n;
+  job->req_min = moldable ? job->min : n;
   job->req_max = n;
 }
 

@@ -22,6 +22,7 @@ typedef struct tool_opts {
   morph_report_config rep;
   int quiet, csv, csv_header;
   int max_size;          /* > 0: cap on requests and limits (--max-size) */
+  double inhibit;        /* >= 0: every job's inhibitor (--inhibit); < 0: the model's */
 } tool_opts;
 
 static void usage(FILE *out)
@@ -38,11 +39,14 @@ static void usage(FILE *out)
           "                          malleability of generated / SWF jobs (fixed)\n"
           "  --malleable-share F     share of malleable jobs, 0..1 (from --kind)\n"
           "  --malleable-app APP     generator: only APP is malleable (Table 7)\n"
+          "  --rest-fixed            SWF, --kind moldable|flexible: only the malleable share is\n"
+          "                          submitted min-max, the other jobs stay rigid as traced\n"
           "  --seed S (1)  --interarrival SECONDS (10)\n"
           "  --max-size N            no job asks for or grows beyond N units, whatever the\n"
           "                          input: larger requests and limits are cut to N (none;\n"
           "                          paper 000 caps requests at 32 of 128 nodes)\n"
           "  --swf-units-per-node K (1)  --swf-limit N (all)\n"
+          "  --inhibit S             every job's scheduling inhibitor, s (the model's)\n"
           "  --save-workload FILE    write the workload used as JSON\n"
           "Simulation:\n"
           "  -n, --nodes N (128)     -p, --policy NAME (dmr+fcfs)\n"
@@ -67,7 +71,7 @@ static void usage(FILE *out)
 
 enum { O_SWF = 256, O_GEN, O_KIND, O_SHARE, O_MAPP, O_SEED, O_IAT, O_MAXS, O_UPN, O_SLIM,
        O_SAVE, O_ECOST, O_SCOST, O_BW, O_REJ, O_NAME, O_IDLE, O_LOAD, O_BIN, O_CSV, O_CSVH,
-       O_PROG, O_QD, O_PLACE };
+       O_PROG, O_QD, O_PLACE, O_INHIBIT, O_REST };
 
 static const struct option long_opts[] = {
   {"swf", required_argument, NULL, O_SWF}, {"generate", required_argument, NULL, O_GEN},
@@ -85,6 +89,7 @@ static const struct option long_opts[] = {
   {"bin", required_argument, NULL, O_BIN}, {"csv", no_argument, NULL, O_CSV},
   {"csv-header", no_argument, NULL, O_CSVH}, {"progress", no_argument, NULL, O_PROG},
   {"queue-depth", required_argument, NULL, O_QD}, {"placement", required_argument, NULL, O_PLACE},
+  {"inhibit", required_argument, NULL, O_INHIBIT}, {"rest-fixed", no_argument, NULL, O_REST},
   {"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
 
 static void defaults(tool_opts *o)
@@ -95,6 +100,7 @@ static void defaults(tool_opts *o)
   morph_sim_config_init(&o->sim);
   morph_report_config_init(&o->rep);
   o->share = -1;
+  o->inhibit = -1;
   o->gen.max_size = 0; /* the catalog's sizes; --max-size applies to every input alike */
   o->name = "sim";
   o->kind = "fixed";
@@ -117,7 +123,7 @@ static int num(const char *s, double *v, int is_int)
 
 static int numeric(int c)
 {
-  return c == 'n' || c == 'i' || c == O_QD || (c >= O_GEN && c <= O_BIN && c != O_KIND && c != O_MAPP &&
+  return c == 'n' || c == 'i' || c == O_QD || c == O_INHIBIT || (c >= O_GEN && c <= O_BIN && c != O_KIND && c != O_MAPP &&
                              c != O_SAVE && c != O_REJ && c != O_NAME);
 }
 
@@ -145,6 +151,7 @@ static int opt_num(int c, const char *arg, tool_opts *o)
   case O_LOAD: o->rep.loaded_w = v; break;
   case O_BIN: o->rep.interval = v; break;
   case O_QD: o->sim.queue_depth = (int)v; break;
+  case O_INHIBIT: o->inhibit = v; break;
   default: return 1;
   }
   return 0;
@@ -182,6 +189,7 @@ static int opt_other(int c, const char *arg, tool_opts *o)
   case O_CSVH: o->csv_header = 1; /* fall through */
   case O_CSV: o->csv = 1; return 0;
   case O_PROG: o->sim.progress = 1; return 0;
+  case O_REST: o->swfo.rest_fixed = 1; return 0;
   case 'q': o->quiet = 1; return 0;
   }
   return -1;
@@ -241,6 +249,10 @@ static int load(tool_opts *o, morph_workload *wl)
     rc = morph_workload_generate(wl, &o->gen);
   if (rc) {
     fprintf(stderr, "morph sim: %s\n", morph_workload_errmsg(wl));
+    return -1;
+  }
+  if (o->inhibit >= 0 && morph_workload_set_inhibit(wl, o->inhibit) != MORPH_OK) {
+    fprintf(stderr, "morph sim: --inhibit wants 0..%g s\n", MORPH_WORKLOAD_TIME_MAX);
     return -1;
   }
   size_t cut = morph_workload_cap_sizes(wl, o->max_size);
