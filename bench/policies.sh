@@ -37,10 +37,16 @@ nodes_of() { case $1 in ctc) echo 430 ;; kth) echo 100 ;; esac; }
 
 # One line per run: shape,load,seed,variant,policy,makespan,wait,bsld,energy
 runsim() { # SHAPE LOAD SEED VARIANT POLICY TRACE [options]
-  local shape=$1 load=$2 seed=$3 variant=$4 pol=$5 trace=$6
+  local shape=$1 load=$2 seed=$3 variant=$4 pol=$5 trace=$6 line
   shift 6
-  "$sim" --swf "$trace" -n "$(nodes_of "$shape")" -p "$pol" -P sizes=any --csv "$@" 2>/dev/null |
-    awk -F, -v k="$shape,$load,$seed,$variant,$pol" '{ print k "," $7 "," $8 "," $17 "," $12 }' >>"$res"
+  if ! line=$("$sim" --swf "$trace" -n "$(nodes_of "$shape")" -p "$pol" -P sizes=any --csv "$@" \
+                2>"$work/err"); then
+    echo "policies: morph-sim failed on $shape $load seed $seed $variant $pol:" >&2
+    cat "$work/err" >&2
+    exit 1
+  fi
+  awk -F, -v k="$shape,$load,$seed,$variant,$pol" '{ print k "," $7 "," $8 "," $17 "," $12 }' \
+    <<<"$line" >>"$res"
 }
 
 echo "policies: simulating $(echo $SHAPES | wc -w) shapes x 3 loads x $(echo $SEEDS | wc -w) seeds" >&2

@@ -148,15 +148,9 @@ static int release(morph__pass *run, int c, long want)
 /* Step 1; *spare gets the free units no waiting job holds. */
 static int serve_queue(morph__pass *run, long *spare)
 {
-  long cap, avail = morph__free_units(run) + morph__incoming_units(run), reserved = 0;
-  int c = offers(run, &cap), blocked = 0;
-  for (int p = 0; p < run->snap->npending && !blocked; p++) {
-    long need = run->s->started[p] ? 0 : run->snap->pending[p].req_min;
-    if (reserved + need > avail + cap)
-      blocked = 1;
-    else
-      reserved += need;
-  }
+  long cap, avail = morph__free_units(run) + morph__incoming_units(run);
+  int c = offers(run, &cap), blocked;
+  long reserved = morph__queue_reserve(run, avail, cap, &blocked);
   *spare = blocked || reserved > avail ? 0 : avail - reserved;
   if (*spare > morph__free_units(run))
     *spare = morph__free_units(run);

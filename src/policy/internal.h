@@ -121,6 +121,11 @@ long morph__free_units(const morph__pass *run);
  * resizing to a smaller resize_to; callers that do not fill resize_to
  * give 0). */
 long morph__incoming_units(const morph__pass *run);
+/* Walks the jobs still pending in queue order, reserving each one's
+ * req_min while `avail` plus `cap` (what shrinks could add) covers every
+ * reservation; the first job not covered stops the walk, so no later job
+ * is served before it (*blocked is set). Returns the units reserved. */
+long morph__queue_reserve(const morph__pass *run, long avail, long cap, int *blocked);
 /* Free units no waiting job is waiting for: walking the jobs still pending
  * in queue order, each holds its req_min while the free units cover it;
  * the first one they do not cover holds all the rest (0 spare). */

@@ -107,15 +107,8 @@ static int shrink_for(morph__pass *run, long want)
 static int serve_queue(morph__pass *run, long *spare)
 {
   long cap = candidates(run), avail = morph__free_units(run) + morph__incoming_units(run);
-  long reserved = 0;
-  int blocked = 0;
-  for (int p = 0; p < run->snap->npending && !blocked; p++) {
-    long need = run->s->started[p] ? 0 : run->snap->pending[p].req_min;
-    if (reserved + need > avail + cap)
-      blocked = 1; /* waits for jobs to end, keeping what is left */
-    else
-      reserved += need;
-  }
+  int blocked;
+  long reserved = morph__queue_reserve(run, avail, cap, &blocked);
   *spare = blocked || reserved > avail ? 0 : avail - reserved;
   return reserved > avail ? shrink_for(run, reserved - avail) : MORPH_OK;
 }

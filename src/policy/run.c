@@ -55,17 +55,25 @@ long morph__incoming_units(const morph__pass *run)
   return n;
 }
 
+long morph__queue_reserve(const morph__pass *run, long avail, long cap, int *blocked)
+{
+  long reserved = 0;
+  *blocked = 0;
+  for (int p = 0; p < run->snap->npending && !*blocked; p++) {
+    long need = run->s->started[p] ? 0 : run->snap->pending[p].req_min;
+    if (reserved + need > avail + cap)
+      *blocked = 1; /* waits for jobs to end, keeping what is left */
+    else
+      reserved += need;
+  }
+  return reserved;
+}
+
 long morph__spare_units(const morph__pass *run)
 {
-  long free = run->total_free;
-  for (int p = 0; p < run->snap->npending && free > 0; p++) {
-    if (run->s->started[p])
-      continue;
-    if (run->snap->pending[p].req_min > free)
-      return 0;
-    free -= run->snap->pending[p].req_min;
-  }
-  return free;
+  int blocked;
+  long reserved = morph__queue_reserve(run, run->total_free, 0, &blocked);
+  return blocked ? 0 : run->total_free - reserved;
 }
 
 int morph__shrink_floor(const morph__pass *run, int j)
