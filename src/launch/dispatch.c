@@ -5,6 +5,7 @@
 #include "decision.h"
 #include "morph/error.h"
 #include "relay.h"
+#include "resize.h"
 #include "server.h"
 #include "state.h"
 
@@ -52,9 +53,24 @@ static int early_ready(const struct morph__launch *r)
          !r->early.active;
 }
 
+/* The early decision becomes the current one once the one before it is
+ * done, with its ACK if the job already sent it. */
+static void promote_early(struct morph__launch *r)
+{
+  if (!r->early.active || r->dec.active)
+    return;
+  r->dec = r->early;
+  r->early.active = 0;
+  if (r->early_acked) {
+    r->early_acked = 0;
+    morph__launch_resize_ack(r, &r->early_ack);
+  }
+}
+
 void morph__launch_dispatch_tick(struct morph__launch *r)
 {
   morph__msg m;
+  promote_early(r);
   struct morph__launch_decision *d = &r->dec;
   if (early_ready(r) && next_from_schedule(r, &m, 1))
     d = &r->early, r->early_acked = 0;
