@@ -228,6 +228,7 @@ static int sl_release(morph__backend *b, const morph__job *job, int req,
   d.job_id = (uint32_t)job->id;
   d.req_nodes = keep;
   morph__backend_event ev = morph__sl_event(MORPH__BE_RELEASED, job->id, req);
+  double t0 = morph__wall();
   if (slurm_update_job(&d) != SLURM_SUCCESS) {
     ev.outcome = MORPH_EBUSY;
     snprintf(ev.text, sizeof ev.text, "Slurm did not shrink job %lld to %.120s: %s",
@@ -237,7 +238,9 @@ static int sl_release(morph__backend *b, const morph__job *job, int req,
   /* Held until RELEASED is delivered: morphd's books let go then. */
   if (morph__alloc_add_all(&c->holds, pieces) != MORPH_OK)
     return MORPH_ENOMEM;
-  snprintf(ev.text, sizeof ev.text, "Slurm job %lld now on %.200s", (long long)job->id, keep);
+  snprintf(ev.text, sizeof ev.text, "Slurm job %lld now on %.200s (update %.3f s)",
+           (long long)job->id, keep, morph__wall() - t0);
+  morph__say(s->log, 1, "job %lld: %s", (long long)job->id, ev.text);
   int rc = morph__sl_enqueue(s, &ev, pieces);
   rebuild(s);
   return rc;

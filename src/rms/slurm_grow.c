@@ -101,7 +101,8 @@ static int merge(morph__sl *s, morph__sl_claim *c, char *why, size_t size)
              (long long)c->id, morph__sl_strerror());
     return MORPH_EBUSY;
   }
-  morph__say(s->log, 1, "job %lld: expander %u merged", (long long)c->id, c->expander);
+  morph__say(s->log, 1, "job %lld: expander %u merged, %.3f s after it was asked for",
+             (long long)c->id, c->expander, morph__wall() - (c->grow_deadline - GROW_WAIT_S));
   return MORPH_OK;
 }
 

@@ -156,8 +156,8 @@ static int reserved(const morph__sl *s, int n, time_t now)
   return 0;
 }
 
-/* UP, DRAINING (no new work: drained, failing, not responding, reserved,
- * or recently refused to an expander) or DOWN. */
+/* UP, DRAINING (no new work: drained, failing, not responding, still
+ * completing a job, reserved, or recently refused to an expander) or DOWN. */
 static morph_policy_node_state node_state(const morph__sl *s, int n, time_t now)
 {
   uint32_t st = s->nodes_msg->node_array[n].node_state;
@@ -165,7 +165,8 @@ static morph_policy_node_state node_state(const morph__sl *s, int n, time_t now)
   if (base == NODE_STATE_DOWN || base == NODE_STATE_UNKNOWN || base == NODE_STATE_FUTURE)
     return MORPH_POLICY_NODE_DOWN;
   uint32_t bad = NODE_STATE_DRAIN | NODE_STATE_FAIL | NODE_STATE_NO_RESPOND | NODE_STATE_MAINT |
-                 NODE_STATE_POWERED_DOWN | NODE_STATE_REBOOT_REQUESTED | NODE_STATE_POWERING_DOWN;
+                 NODE_STATE_POWERED_DOWN | NODE_STATE_REBOOT_REQUESTED | NODE_STATE_POWERING_DOWN |
+                 NODE_STATE_COMPLETING; /* an expander waits ~30 s for such a node */
   if ((st & bad) || reserved(s, n, now) || s->refused_until[n] > morph__wall())
     return MORPH_POLICY_NODE_DRAINING;
   return MORPH_POLICY_NODE_UP;
