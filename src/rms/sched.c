@@ -199,7 +199,9 @@ int morph__sched_decide(morph__daemon *d)
   /* The policy counts; the placement stage chooses the slots. */
   if (rc == MORPH_OK && d->acts.n > 0)
     rc = placed = morph_place_actions(d->place, &b.s, &d->acts);
-  if (rc != MORPH_OK)
+  /* A resource manager that cannot be read now (slurmctld down) is the
+   * backend's to report, once; no decision is taken until it answers. */
+  if (rc != MORPH_OK && read != MORPH_EIO)
     decision_failed(d, rc, read, placed);
   else if (d->acts.n > 0) {
     int *issued = calloc((size_t)d->acts.n, sizeof *issued);

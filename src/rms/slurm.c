@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "common/clock.h"
 #include "morph/error.h"
@@ -57,6 +58,8 @@ static void claim_free(morph__sl_claim *c)
 static void sl_close(morph__backend *b)
 {
   morph__sl *s = self(b);
+  if (s->probe > 0)
+    kill(s->probe, SIGKILL), waitpid(s->probe, NULL, 0);
   for (int i = 0; i < s->nclaims; i++)
     claim_free(&s->claims[i]);
   for (int i = 0; i < s->nq; i++)
@@ -85,11 +88,13 @@ static int sl_read(morph__backend *b, morph__backend_view *v)
 }
 
 /* Rebuilds the view after the claims changed (no new load if Slurm has
- * not changed). A failure leaves the picture stale: logged. */
+ * not changed). A failure leaves the picture stale: logged. Nothing while
+ * it is stale: a call to a dead slurmctld blocks for its MessageTimeout
+ * (10 s), and the probe below finds out when it is back. */
 static void rebuild(morph__sl *s)
 {
   char err[256];
-  if (morph__sl_refresh(s, err, sizeof err) != MORPH_OK)
+  if (!s->stale && morph__sl_refresh(s, err, sizeof err) != MORPH_OK)
     morph__say(s->log, 0, "%s", err);
   s->next_refresh = morph__wall() + REFRESH_S;
 }
@@ -139,7 +144,8 @@ static void fill_job(morph__job *job, const slurm_job_info_t *j)
 static int sl_claim(morph__backend *b, morph__job *job, char *err, size_t errsize)
 {
   morph__sl *s = self(b);
-  rebuild(s);
+  if (!s->stale)
+    rebuild(s);
   if (s->stale)
     return snprintf(err, errsize, "cannot read Slurm's state: %s", morph__sl_strerror()),
            MORPH_EIO;
@@ -315,12 +321,28 @@ static void watch_ends(morph__sl *s)
   }
 }
 
+/* While slurmctld does not answer, a child pings it, so that morphd's
+ * loop never waits for libslurm's timeouts. Returns 1 once it answered. */
+static int probe_answered(morph__sl *s)
+{
+  int st;
+  if (s->probe > 0 && waitpid(s->probe, &st, WNOHANG) == s->probe) {
+    s->probe = 0;
+    return WIFEXITED(st) && WEXITSTATUS(st) == 0;
+  }
+  if (s->probe == 0 && (s->probe = fork()) == 0)
+    _exit(slurm_ping(0) == SLURM_SUCCESS ? 0 : 1);
+  if (s->probe < 0)
+    s->probe = 0;
+  return 0;
+}
+
 /* Loads Slurm again when due; logs when slurmctld stops and starts
  * answering (once each). */
 static void poll_slurm(morph__sl *s)
 {
   double now = morph__wall();
-  if (now < s->next_refresh)
+  if (now < s->next_refresh || (s->stale && !probe_answered(s)))
     return;
   int waits = 0;
   for (int i = 0; i < s->nclaims; i++)

@@ -31,6 +31,7 @@
 
 #include <slurm/slurm.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "rms/backend.h"
 
@@ -69,6 +70,7 @@ typedef struct morph__sl {
   reserve_info_msg_t *resv;
   double next_refresh; /* wall clock */
   int stale;           /* the last load failed: decisions wait */
+  pid_t probe;         /* while stale: a child pinging slurmctld; 0 none */
   /* the view built from it (memory kept between calls) */
   morph__node *nodes;
   int nnodes;

@@ -162,8 +162,12 @@ static morph_policy_node_state node_state(const morph__sl *s, int n, time_t now)
 {
   uint32_t st = s->nodes_msg->node_array[n].node_state;
   uint32_t base = st & NODE_STATE_BASE;
-  if (base == NODE_STATE_DOWN || base == NODE_STATE_UNKNOWN || base == NODE_STATE_FUTURE)
+  /* UNKNOWN is a node not registered yet since slurmctld started (its
+   * jobs run on): no new work, but not lost either. */
+  if (base == NODE_STATE_DOWN || base == NODE_STATE_FUTURE)
     return MORPH_POLICY_NODE_DOWN;
+  if (base == NODE_STATE_UNKNOWN)
+    return MORPH_POLICY_NODE_DRAINING;
   uint32_t bad = NODE_STATE_DRAIN | NODE_STATE_FAIL | NODE_STATE_NO_RESPOND | NODE_STATE_MAINT |
                  NODE_STATE_POWERED_DOWN | NODE_STATE_REBOOT_REQUESTED | NODE_STATE_POWERING_DOWN |
                  NODE_STATE_COMPLETING; /* an expander waits ~30 s for such a node */

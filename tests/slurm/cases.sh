@@ -234,6 +234,38 @@ case_morphd_shrink_for_foreign() {
   morphd_check
 }
 
+# slurmctld dies under a running malleable job: morphd says so, decides
+# nothing meanwhile and keeps its job; a second morphd cannot start and
+# says why. Once slurmctld is back (slurm.sh up restarts it from its saved
+# state) the job is still morphd's and ends with its check passed.
+case_morphd_slurmctld_down() {
+  local j pid out rc
+  [ -x "$BIN/jacobi.ompi" ] || { echo "no jacobi.ompi: skipped"; exit 77; }
+  morphd_start
+  trap 'morphd_stop; tail -n 40 "$MD/morphd.log"; timeout 120 bash "$SLURM" up $N >/dev/null; cleanup' EXIT
+  j=$(s "$BIN/morph" submit --slurm --server "$ADDR" --ppn 2 -n 2 --min 2 --max 2 \
+    -J steady -o "$MD/steady.out" -q "$BIN/jacobi.ompi" --iters 800 --delay-ms 40) ||
+    fail "morph submit --slurm"
+  JOBS+=("$j")
+  wait_for "job $j claimed" 60 grep -q "job $j claimed" "$MD/morphd.log"
+  pid=$(timeout 30 bash "$SLURM" status | awk '$1 == "slurmctld" { print $2 }')
+  [[ $pid =~ ^[0-9]+$ ]] || fail "no slurmctld pid in slurm.sh status"
+  kill "$pid"
+  wait_for "morphd sees slurmctld gone" 30 grep -q "decisions wait until it answers" "$MD/morphd.log"
+  out=$(timeout 60 bash "$SLURM" exec "$BIN/morph-daemon" --backend slurm --dir "$MD/second" \
+    --socket "$MORPH_CLUSTER_HEAD:$((20000 + RANDOM % 20000))" 2>&1); rc=$?
+  echo "second morphd: $out"
+  [ $rc = 1 ] && grep -q "cannot read Slurm's state" <<<"$out" && grep -q "slurmctld of" <<<"$out" ||
+    fail "a morphd without slurmctld: status $rc, '$out'"
+  morph status | grep -qw "$j" || fail "morphd lost job $j while slurmctld was down"
+  timeout 120 bash "$SLURM" up $N >/dev/null || fail "slurmctld did not come back"
+  wait_for "morphd sees slurmctld again" 30 grep -q "Slurm answers again" "$MD/morphd.log"
+  wait_for "job $j done" 120 is_gone "$j"
+  grep -q '^CHECK PASSED' "$MD/steady.out" || fail "the job's check: $(cat "$MD/steady.out")"
+  wait_for "morphd records job $j completed" 30 grep -q "job $j completed" "$MD/morphd.log"
+  morphd_check
+}
+
 case_down() {
   local st
   trap - EXIT
