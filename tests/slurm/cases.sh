@@ -215,7 +215,9 @@ case_morphd_shrink_for_foreign() {
     fail "morph submit --slurm"
   JOBS+=("$j")
   wait_for "job $j grown to 4 nodes" 90 eval '[ "$(count_of "$j")" = 4 ]'
-  f=$(s sbatch --parsable -N2 --exclusive -o /dev/null --wrap 'sleep 60') || fail "sbatch foreign"
+  # The foreign job outlives the malleable one: a second grow onto nodes
+  # the job left crashes Open MPI's spawn (docs/slurm.md).
+  f=$(s sbatch --parsable -N2 --exclusive -o /dev/null --wrap 'sleep 600') || fail "sbatch foreign"
   JOBS+=("$f")
   wait_for "foreign job $f running" 60 is_running "$f"
   jn=$(s scontrol show hostnames "$(nodes_of "$j")" | xargs)
@@ -223,7 +225,7 @@ case_morphd_shrink_for_foreign() {
   echo "malleable $j on: $jn; foreign $f on: $fn"
   expect_eq "nodes of $j after the shrink" "$(count_of "$j")" 2
   for n in $fn; do grep -qw "$n" <<<"$jn" && fail "$n is in both jobs"; done
-  wait_for "job $j done" 120 is_gone "$j"
+  wait_for "job $j done" 240 is_gone "$j"
   cat "$MD/malleable.out"
   grep -q '^CHECK PASSED' "$MD/malleable.out" || fail "the malleable job's check did not pass"
   expect_eq "accounting of $j" "$(s sacct -n -X -j "$j" -o State | tail -n1 | xargs)" COMPLETED
@@ -264,6 +266,24 @@ case_morphd_slurmctld_down() {
   grep -q '^CHECK PASSED' "$MD/steady.out" || fail "the job's check: $(cat "$MD/steady.out")"
   wait_for "morphd records job $j completed" 30 grep -q "job $j completed" "$MD/morphd.log"
   morphd_check
+}
+
+# sbatch --morph=min:max:pref (morph's SPANK plugin, loaded by slurm.sh up
+# with MORPH_SPANK): the batch script sees MORPH_MIN/MAX/PREF; bad limits
+# are refused by sbatch with a message naming them.
+case_spank_morph_option() {
+  local out msg
+  [ -n "${MORPH_SPANK:-}" ] || { echo "no morph_spank.so built: skipped"; exit 77; }
+  out=$(mktemp -p "$PWD" spank-XXXXXX.out)
+  JOB=$(s sbatch --parsable -N1 --morph=2:8:4 -o "$out" --wrap 'echo "$MORPH_MIN $MORPH_MAX $MORPH_PREF"') ||
+    fail "sbatch --morph=2:8:4"
+  JOBS+=("$JOB")
+  wait_for "job $JOB done" 60 is_gone "$JOB"
+  expect_eq "limits in the batch script" "$(cat "$out")" "2 8 4"
+  msg=$(s sbatch --parsable -N1 --morph=8:2:4 -o /dev/null --wrap true 2>&1) &&
+    fail "sbatch --morph=8:2:4 was accepted: $msg"
+  grep -q "expected min:max:pref" <<<"$msg" || fail "sbatch --morph=8:2:4 said: $msg"
+  rm -f "$out"
 }
 
 case_down() {
