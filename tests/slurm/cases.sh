@@ -178,6 +178,7 @@ morphd_start() {
   ADDR=$MORPH_CLUSTER_HEAD:$((20000 + RANDOM % 20000))
   timeout 300 bash "$SLURM" exec "$BIN/morph-daemon" --backend slurm --dir "$MD" \
     --socket "$ADDR" --interval 1 -v >"$MD/morphd.log" 2>&1 &
+  MDWRAP=$!
   for ((i = 0; i < 100; i++)); do
     MDPID=$(morph status --json 2>/dev/null | sed -n 's/^ *"pid": \([0-9]*\),*$/\1/p')
     [ -n "$MDPID" ] && return 0
@@ -192,6 +193,7 @@ morphd_stop() {
   [ -n "${MDPID:-}" ] || return 0
   kill "$MDPID" 2>/dev/null
   for ((i = 0; i < 50; i++)); do kill -0 "$MDPID" 2>/dev/null || break; sleep 0.2; done
+  wait "$MDWRAP" 2>/dev/null # its slurm.sh exec wrapper, so that `down` finds nothing left
   MDPID=
 }
 
