@@ -10,6 +10,9 @@
 #   slurm.sh [--name NAME] env      variables for Slurm clients (SLURM_CONF, cluster's)
 #   slurm.sh [--name NAME] exec CMD...  CMD on the head with SLURM_CONF set
 #
+# With MORPH_SPANK=/path/to/morph_spank.so, `up` loads morph's SPANK plugin
+# (plugstack.conf), which gives sbatch --morph=min:max:pref.
+#
 # The instance is the cluster's: --name, else $MORPH_CLUSTER, else
 # "default". Slurm clients must run on the head (`slurm.sh exec`, or
 # `cluster.sh exec head` with SLURM_CONF set): that is where the node names
@@ -147,7 +150,12 @@ sl_configure() {
   sl_fill slurmdbd.conf.in "$SL/etc/slurmdbd.conf" 600
   sl_fill cgroup.conf.in "$SL/etc/cgroup.conf"
   sl_fill my.cnf.in "$SL/etc/my.cnf"
-  : >"$SL/etc/plugstack.conf"
+  # $MORPH_SPANK: morph's SPANK plugin (sbatch --morph=min:max:pref).
+  if [ -n "${MORPH_SPANK:-}" ]; then
+    echo "optional $MORPH_SPANK" >"$SL/etc/plugstack.conf"
+  else
+    : >"$SL/etc/plugstack.conf"
+  fi
 }
 
 # --- bring-up, one daemon after the other ----------------------------------------

@@ -17,7 +17,11 @@ typedef struct entry {
 
 static const entry table[] = {
   {"embedded", &morph__embedded_ops, NULL},
-  {"slurm", NULL, "the slurm backend is not built yet (it is the next issue); use --backend embedded"},
+#ifdef MORPH_HAVE_SLURM
+  {"slurm", &morph__slurm_ops, NULL},
+#else
+  {"slurm", NULL, "the slurm backend is not built (libslurm-dev was not found); use --backend embedded"},
+#endif
 };
 
 #define NTABLE ((int)(sizeof table / sizeof table[0]))
@@ -70,6 +74,18 @@ int morph__backend_read(morph__backend *b, morph__backend_view *v)
 int morph__backend_start(morph__backend *b, morph__job *job)
 {
   return b->ops->start ? b->ops->start(b, job) : MORPH_ENOSYS;
+}
+
+int morph__backend_claim(morph__backend *b, morph__job *job, char *err, size_t errsize)
+{
+  if (!b->ops->claim)
+    return snprintf(err, errsize, "the %s backend starts its jobs itself", b->ops->name), MORPH_ENOSYS;
+  return b->ops->claim(b, job, err, errsize);
+}
+
+int morph__backend_starts_jobs(const morph__backend *b)
+{
+  return b->ops->start != NULL;
 }
 
 int morph__backend_hold(morph__backend *b, const morph__job *job, const morph__alloc *pieces)

@@ -5,7 +5,8 @@
  *
  *   rms/embedded  embedded.c: morphd's own pool (this machine or a
  *                 hostfile), jobs started as `morph run` children
- *   rms/slurm     not built yet: Slurm owns nodes and queue (libslurm)
+ *   rms/slurm     slurm.c: Slurm owns nodes and queue (libslurm); jobs
+ *                 started by Slurm become morphd's when they claim it
  *
  * morphd's scheduler asks the policy engine what to do and the backend to
  * do it; it never books a slot, starts, signals or reaps a process itself.
@@ -91,6 +92,7 @@ typedef struct morph__backend_event {
                      or why not (none of them is); RELEASED: MORPH_OK (the
                      pieces are free) or why not (they stay the job's) */
   int status;     /* ENDED: exit status (128 + signal), -1 unknown */
+  int cancelled;  /* ENDED: the resource manager cancelled the job (scancel) */
   int known;      /* ENDED: 1 status is real (reaped, or told by the RM);
                      0 the processes vanished out of sight; the backend says
                      so again on later calls until the job is dropped, so
@@ -138,6 +140,18 @@ typedef struct morph__backend_ops {
    * MORPH_ESPAWN or MORPH_EIO (the processes could not be started; nothing
    * stays booked). On success job->pid is set when known. */
   int (*start)(morph__backend *b, morph__job *job);
+
+  /* A job its resource manager started asks to be morphd's: its `morph
+   * run` said HELLO with the resource manager's job id, which morphd put
+   * in job->id, with job->size (processes) and the limits. The backend
+   * checks that the job runs and can be resized, fills job->alloc (its
+   * nodes, the master's first, in the order of its ranks), job->ppu and
+   * what it knows of the job (name, submit and start times, cwd, outputs,
+   * argv), books it and watches it. Errors: MORPH_ENOENT (no such running
+   * job), MORPH_EINVAL (it cannot be morphd's: why in err), MORPH_EIO,
+   * MORPH_ENOMEM, MORPH_ENOSYS (the backend starts its jobs itself);
+   * nothing booked then. */
+  int (*claim)(morph__backend *b, morph__job *job, char *err, size_t errsize);
 
   /* Books pieces for a job that does not run on them yet (a START that
    * waits for a shrink takes what is free now), all or nothing.
@@ -187,6 +201,7 @@ struct morph__backend {
 
 /* The backends built in (backend.c). */
 extern const morph__backend_ops morph__embedded_ops;
+extern const morph__backend_ops morph__slurm_ops; /* when libslurm was found */
 
 /* Opens the backend called `name`. Errors: MORPH_EINVAL (unknown name:
  * err lists the names), MORPH_ENOSYS (known but not built yet: err says
@@ -203,6 +218,10 @@ const char *morph__backend_name(const morph__backend *b);
 void morph__backend_close(morph__backend *b);
 int morph__backend_read(morph__backend *b, morph__backend_view *v);
 int morph__backend_start(morph__backend *b, morph__job *job);
+int morph__backend_claim(morph__backend *b, morph__job *job, char *err, size_t errsize);
+/* True if the backend starts morphd's jobs (it has a start op); false
+ * where its resource manager starts them and morphd claims them. */
+int morph__backend_starts_jobs(const morph__backend *b);
 int morph__backend_hold(morph__backend *b, const morph__job *job, const morph__alloc *pieces);
 int morph__backend_grow(morph__backend *b, const morph__job *job, int req,
                         const morph__alloc *pieces);

@@ -127,6 +127,11 @@ static int never_fits(morph__daemon *d, morph__job *j)
 static void cmd_submit(morph__daemon *d, int i, json_t *req)
 {
   char why[256] = "";
+  /* Under Slurm a job morphd queued could never start: Slurm starts jobs. */
+  if (!morph__backend_starts_jobs(d->be))
+    return reply_error(d, i, MORPH_ENOSYS, "the %s backend starts no jobs: submit to %s "
+                       "(morph submit --slurm), the job's morph run registers with morphd",
+                       morph__backend_name(d->be), morph__backend_name(d->be));
   morph__job *j = calloc(1, sizeof *j);
   if (!j)
     return reply_error(d, i, MORPH_ENOMEM, "out of memory");

@@ -6,6 +6,7 @@
  * (mode 0600) and to name in error messages.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -14,18 +15,26 @@
 #include "morph/error.h"
 #include "rms/morphd.h"
 
+/* A TCP client (a job's relay on another host) authenticates with MUNGE
+ * first (transport.c; at most 2 s, during which the loop waits). */
 void morph__conn_accept(morph__daemon *d)
 {
-  int fd = accept4(d->listen_fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
-  if (fd < 0)
+  morph__conn a;
+  int rc = morph__accept(d->listen_fd, &a);
+  if (rc == MORPH_EAUTH)
+    morph__say(&d->log, 0, "refused a connection: %s", a.why);
+  if (rc != MORPH_OK)
     return;
+  int fd = a.fd;
+  fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
   for (int i = 0; i < MORPH__MAX_CLIENTS; i++) {
     morph__client *c = &d->clients[i];
     if (c->type != MORPH__C_FREE)
       continue;
     if (!c->buf && !(c->buf = malloc(MORPH__LINE_MAX)))
       break;
-    c->fd = fd, c->type = MORPH__C_NEW, c->job = 0, c->len = 0;
+    c->fd = fd, c->type = MORPH__C_NEW, c->job = 0, c->len = a.len;
+    memcpy(c->buf, a.buf, a.len); /* what came after the credential */
     return;
   }
   morph__say(&d->log, 0, "too many connections; refused one");

@@ -54,6 +54,7 @@ void morph__job_init(morph__job *j)
 {
   memset(j, 0, sizeof *j);
   j->conn = -1;
+  j->ppu = 1;
   j->exit_status = -1;
   j->mtct_avg = j->mtct_trend = -1;
 }

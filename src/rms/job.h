@@ -50,7 +50,10 @@ typedef struct morph__job {
   int exit_status;          /* final jobs; -1 unknown */
   pid_t pid;                /* morph-run; 0 none */
   int adopted;              /* running when this morphd started */
-  int size;
+  int size;                 /* processes */
+  int ppu;                  /* processes per unit of the backend's view: 1
+                               in slot units; under Slurm (node units) the
+                               job's processes per node */
   morph__alloc alloc;       /* slots the job's processes hold */
   morph__alloc extra;       /* held without processes: an expansion in
                                flight, the free part of a waiting START,

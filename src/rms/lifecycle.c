@@ -35,8 +35,14 @@ int morph__job_add(morph__daemon *d, morph__job *job)
       return MORPH_ENOMEM;
     d->jobs = v, d->capjobs = cap;
   }
-  /* Ids only grow, so appending keeps the table sorted for the search. */
-  d->jobs[d->njobs++] = job;
+  /* Sorted by id for the search. morphd's own ids only grow (an append);
+   * a job Slurm started comes with Slurm's id, which may be lower. */
+  int at = d->njobs;
+  while (at > 0 && d->jobs[at - 1]->id > job->id)
+    at--;
+  memmove(d->jobs + at + 1, d->jobs + at, (size_t)(d->njobs - at) * sizeof *d->jobs);
+  d->jobs[at] = job;
+  d->njobs++;
   if (job->id >= d->next_job)
     d->next_job = job->id + 1;
   return MORPH_OK;
@@ -85,6 +91,56 @@ int morph__job_start(morph__daemon *d, morph__job *job, const morph__alloc *piec
                        (long)job->pid);
   morph__job_save(d, job);
   morph__say(&d->log, 0, "job %lld started with %d slots", (long long)job->id, size);
+  return MORPH_OK;
+}
+
+/* The record of a job its resource manager started, from its HELLO:
+ * sizes in processes; rigid when its limits leave it one size. */
+static morph__job *claimed_job(int64_t id, const morph__msg *m)
+{
+  morph__job *job = calloc(1, sizeof *job);
+  if (!job)
+    return NULL;
+  morph__job_init(job);
+  job->id = id;
+  job->size = m->size;
+  job->min = m->min > 0 ? m->min : m->size;
+  job->max = m->max > 0 ? m->max : m->size;
+  job->pref = m->pref > 0 ? m->pref : m->size;
+  job->req_min = job->req_max = m->size;
+  job->kind = job->min < job->max ? MORPH_KIND_MALLEABLE : MORPH_KIND_FIXED;
+  job->state = MORPH__J_RUNNING;
+  return job;
+}
+
+int morph__job_claim(morph__daemon *d, int64_t id, const morph__msg *m, char *err,
+                     size_t errsize)
+{
+  morph__job *job = claimed_job(id, m);
+  if (!job)
+    return snprintf(err, errsize, "out of memory"), MORPH_ENOMEM;
+  int rc = morph__backend_claim(d->be, job, err, errsize);
+  if (rc == MORPH_OK && (rc = morph__job_add(d, job)) != MORPH_OK)
+    morph__backend_drop(d->be, job);
+  if (rc != MORPH_OK) {
+    morph__job_clear(job);
+    free(job);
+    return rc;
+  }
+  double now = morph__wall();
+  morph__journal_begin(d->journal);
+  morph__journal_event(d->journal, now, id, "submit", "%s %d-%d, started by %s",
+                       morph_job_kind_name(job->kind), job->min, job->max,
+                       morph__backend_name(d->be));
+  journal_start(d, job, MORPH_OK, now);
+  morph__journal_size(d->journal, id, now, job->size);
+  morph__journal_event(d->journal, now, id, "start", "%d processes on %d nodes (claimed)",
+                       job->size, job->alloc.n);
+  morph__job_save(d, job);
+  morph__journal_commit(d->journal);
+  morph__say(&d->log, 0, "job %lld claimed: %d processes on %d nodes, limits %d-%d",
+             (long long)id, job->size, job->alloc.n, job->min, job->max);
+  d->dirty = 1;
   return MORPH_OK;
 }
 

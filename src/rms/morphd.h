@@ -164,6 +164,12 @@ void morph__job_save(morph__daemon *d, morph__job *job);
  * resource manager starts jobs): the job stays pending; MORPH_ESPAWN or
  * MORPH_EIO: the job has failed. */
 int morph__job_start(morph__daemon *d, morph__job *job, const morph__alloc *pieces, int size);
+/* A job its resource manager started (Slurm) said HELLO with that
+ * manager's id `id`: it becomes morphd's, RUNNING (the backend's claim
+ * fills its nodes). Errors: the backend's claim errors (why in err),
+ * MORPH_ENOMEM; no record then. */
+int morph__job_claim(morph__daemon *d, int64_t id, const morph__msg *m, char *err,
+                     size_t errsize);
 /* Writes down that the job is over in `state` (journal, log); its pieces
  * must have been dropped already. */
 void morph__job_record_end(morph__daemon *d, morph__job *job, morph__jstate state, int status,

@@ -30,9 +30,15 @@ static void on_hello(morph__daemon *d, int i, const morph__msg *m)
   char *end;
   long long id = strtoll(m->job, &end, 10);
   morph__job *job = *m->job && !*end ? morph__job_find(d, id) : NULL;
+  char text[320] = "";
+  /* Under a resource manager that starts the jobs, a new id is a job it
+   * started asking to be morphd's. */
+  if (!job && *m->job && !*end && !morph__backend_starts_jobs(d->be) &&
+      morph__job_claim(d, id, m, text, sizeof text) == MORPH_OK)
+    job = morph__job_find(d, id);
   if (!job || job->state != MORPH__J_RUNNING) {
-    char text[160];
-    snprintf(text, sizeof text, "unknown job id '%s' (or not running)", m->job);
+    if (!*text)
+      snprintf(text, sizeof text, "unknown job id '%s' (or not running)", m->job);
     send_error(d, i, text);
     morph__say(&d->log, 0, "refused a relay: %s", text);
     return;

@@ -33,14 +33,22 @@ static void free_snap(snap_buf *b)
   free(b->pend);
 }
 
+/* Processes in the view's units: a job's processes per unit (ppu) is 1
+ * in slot units, its processes per node under Slurm's node units. */
+static int units(const morph__job *job, int procs)
+{
+  return job->ppu > 1 ? procs / job->ppu : procs;
+}
+
 static void fill_limits(morph_policy_job *p, const morph__job *job)
 {
   p->id = job->id;
   p->kind = (morph_policy_kind)job->kind; /* same order as paper 000 Table 3 */
-  p->req_min = job->req_min, p->req_max = job->req_max;
-  p->min = job->min, p->max = job->max, p->pref = job->pref;
+  p->req_min = units(job, job->req_min), p->req_max = units(job, job->req_max);
+  p->min = units(job, job->min), p->max = units(job, job->max);
+  p->pref = units(job, job->pref);
   if (!morph_job_kind_malleable(job->kind))
-    p->min = p->pref = p->max = job->req_max;
+    p->min = p->pref = p->max = p->req_max;
   p->submit_time = job->submit;
   /* What libmorph measures (PROGRESS: seconds per iteration, MPI seconds
    * per iteration): MTCT's trend is the last ratio; its running average
@@ -56,7 +64,7 @@ static void fill_limits(morph_policy_job *p, const morph__job *job)
 static void fill_running(morph_policy_job *p, const morph__job *job)
 {
   fill_limits(p, job);
-  p->size = job->size;
+  p->size = units(job, job->size);
   p->alloc = job->alloc.v, p->nalloc = job->alloc.n;
   p->start_time = job->start;
   p->last_change = job->last_change;
@@ -65,7 +73,7 @@ static void fill_running(morph_policy_job *p, const morph__job *job)
   p->resizing = job->rz_id != 0 || job->conn < 0 ||
                 (morph_job_kind_malleable(job->kind) && !job->ready);
   /* A shrink in flight will free its slots: rdmr counts them as coming. */
-  p->resize_to = job->rz_id != 0 ? job->rz_to : 0;
+  p->resize_to = job->rz_id != 0 ? units(job, job->rz_to) : 0;
   p->failed_resizes = job->failed_resizes;
 }
 
@@ -160,10 +168,10 @@ static void carry_out(morph__daemon *d, snap_buf *b, int *issued)
       issued[i] = morph__job_start(d, job, &pieces, a->to) == MORPH_OK;
     else if (a->op == MORPH_POLICY_START && issued[a->depends] > 0)
       start_later(d, job, &pieces, a->to, issued[a->depends]);
-    else if (a->op == MORPH_POLICY_EXPAND)
-      issued[i] = morph__resize_expand(d, job, a->to, &pieces);
+    else if (a->op == MORPH_POLICY_EXPAND) /* sizes in processes from here on */
+      issued[i] = morph__resize_expand(d, job, a->to * job->ppu, &pieces);
     else if (a->op == MORPH_POLICY_SHRINK)
-      issued[i] = morph__resize_shrink(d, job, a->to, &pieces);
+      issued[i] = morph__resize_shrink(d, job, a->to * job->ppu, &pieces);
   }
   morph__alloc_free(&pieces);
 }
@@ -198,7 +206,9 @@ int morph__sched_decide(morph__daemon *d)
   /* The policy counts; the placement stage chooses the slots. */
   if (rc == MORPH_OK && d->acts.n > 0)
     rc = placed = morph_place_actions(d->place, &b.s, &d->acts);
-  if (rc != MORPH_OK)
+  /* A resource manager that cannot be read now (slurmctld down) is the
+   * backend's to report, once; no decision is taken until it answers. */
+  if (rc != MORPH_OK && read != MORPH_EIO)
     decision_failed(d, rc, read, placed);
   else if (d->acts.n > 0) {
     int *issued = calloc((size_t)d->acts.n, sizeof *issued);

@@ -166,6 +166,128 @@ case_mpirun_in_sbatch() {
   rm -f "$out"
 }
 
+# --- morphd with the slurm backend (docs/slurm.md) ---------------------------
+
+# morphd_start: morphd on the head (where Slurm's clients work), listening
+# on the head's cluster address; its folder in MD (under the build tree,
+# which every host sees), its address in ADDR.
+morphd_start() {
+  local i
+  eval "$(timeout 30 bash "$SLURM" env)"
+  MD=$(mktemp -d -p "$PWD" morphd-XXXXXX)
+  ADDR=$MORPH_CLUSTER_HEAD:$((20000 + RANDOM % 20000))
+  timeout 300 bash "$SLURM" exec "$BIN/morph-daemon" --backend slurm --dir "$MD" \
+    --socket "$ADDR" --interval 1 -v >"$MD/morphd.log" 2>&1 &
+  MDWRAP=$!
+  for ((i = 0; i < 100; i++)); do
+    MDPID=$(morph status --json 2>/dev/null | sed -n 's/^ *"pid": \([0-9]*\),*$/\1/p')
+    [ -n "$MDPID" ] && return 0
+    sleep 0.2
+  done
+  fail "morphd did not answer on $ADDR: $(cat "$MD/morphd.log")"
+}
+
+morph() { s "$BIN/morph" "$1" --socket "$ADDR" "${@:2}"; }
+
+morphd_stop() {
+  [ -n "${MDPID:-}" ] || return 0
+  kill "$MDPID" 2>/dev/null
+  for ((i = 0; i < 50; i++)); do kill -0 "$MDPID" 2>/dev/null || break; sleep 0.2; done
+  wait "$MDWRAP" 2>/dev/null # its slurm.sh exec wrapper, so that `down` finds nothing left
+  MDPID=
+}
+
+# morphd's log, once, on a failure; and a BUG (books that disagree with
+# Slurm) is a failure.
+morphd_check() {
+  ! grep -q "BUG" "$MD/morphd.log" || fail "morphd's books disagree with Slurm: $(grep BUG "$MD/morphd.log")"
+}
+
+# A malleable job grows into the idle nodes; a foreign sbatch job comes;
+# morphd shrinks the malleable job, Slurm shows the released nodes idle and
+# starts the foreign job there; the malleable job ends with its check
+# passed, and sacct shows its sizes.
+case_morphd_shrink_for_foreign() {
+  local j f jn fn sizes
+  [ -x "$BIN/jacobi.ompi" ] || { echo "no jacobi.ompi: skipped"; exit 77; }
+  morphd_start
+  trap 'morphd_stop; tail -n 40 "$MD/morphd.log"; cleanup' EXIT
+  j=$(s "$BIN/morph" submit --slurm --server "$ADDR" --ppn 2 -n 2 --min 2 --max 8 --pref 2 \
+    -J malleable -o "$MD/malleable.out" -q "$BIN/jacobi.ompi" --iters 500 --delay-ms 40) ||
+    fail "morph submit --slurm"
+  JOBS+=("$j")
+  wait_for "job $j grown to 4 nodes" 90 eval '[ "$(count_of "$j")" = 4 ]'
+  # The foreign job outlives the malleable one: a second grow onto nodes
+  # the job left crashes Open MPI's spawn (docs/slurm.md).
+  f=$(s sbatch --parsable -N2 --exclusive -o /dev/null --wrap 'sleep 600') || fail "sbatch foreign"
+  JOBS+=("$f")
+  wait_for "foreign job $f running" 60 is_running "$f"
+  jn=$(s scontrol show hostnames "$(nodes_of "$j")" | xargs)
+  fn=$(s scontrol show hostnames "$(nodes_of "$f")" | xargs)
+  echo "malleable $j on: $jn; foreign $f on: $fn"
+  expect_eq "nodes of $j after the shrink" "$(count_of "$j")" 2
+  for n in $fn; do grep -qw "$n" <<<"$jn" && fail "$n is in both jobs"; done
+  wait_for "job $j done" 240 is_gone "$j"
+  cat "$MD/malleable.out"
+  grep -q '^CHECK PASSED' "$MD/malleable.out" || fail "the malleable job's check did not pass"
+  expect_eq "accounting of $j" "$(s sacct -n -X -j "$j" -o State | tail -n1 | xargs)" COMPLETED
+  sizes=$(s sacct -n -X -j "$j" -o NNodes | xargs)
+  echo "sacct sizes of $j: $sizes"
+  for want in 1 4 2; do grep -qw "$want" <<<"$sizes" || fail "sacct: no record of $j with $want nodes"; done
+  grep -E "expander|update|resize|shrink|expand" "$MD/morphd.log"
+  morphd_check
+}
+
+# slurmctld dies under a running malleable job: morphd says so, decides
+# nothing meanwhile and keeps its job; a second morphd cannot start and
+# says why. Once slurmctld is back (slurm.sh up restarts it from its saved
+# state) the job is still morphd's and ends with its check passed.
+case_morphd_slurmctld_down() {
+  local j pid out rc
+  [ -x "$BIN/jacobi.ompi" ] || { echo "no jacobi.ompi: skipped"; exit 77; }
+  morphd_start
+  trap 'morphd_stop; tail -n 40 "$MD/morphd.log"; timeout 120 bash "$SLURM" up $N >/dev/null; cleanup' EXIT
+  j=$(s "$BIN/morph" submit --slurm --server "$ADDR" --ppn 2 -n 2 --min 2 --max 2 \
+    -J steady -o "$MD/steady.out" -q "$BIN/jacobi.ompi" --iters 800 --delay-ms 40) ||
+    fail "morph submit --slurm"
+  JOBS+=("$j")
+  wait_for "job $j claimed" 60 grep -q "job $j claimed" "$MD/morphd.log"
+  pid=$(timeout 30 bash "$SLURM" status | awk '$1 == "slurmctld" { print $2 }')
+  [[ $pid =~ ^[0-9]+$ ]] || fail "no slurmctld pid in slurm.sh status"
+  kill "$pid"
+  wait_for "morphd sees slurmctld gone" 30 grep -q "decisions wait until it answers" "$MD/morphd.log"
+  out=$(timeout 60 bash "$SLURM" exec "$BIN/morph-daemon" --backend slurm --dir "$MD/second" \
+    --socket "$MORPH_CLUSTER_HEAD:$((20000 + RANDOM % 20000))" 2>&1); rc=$?
+  echo "second morphd: $out"
+  [ $rc = 1 ] && grep -q "cannot read Slurm's state" <<<"$out" && grep -q "slurmctld of" <<<"$out" ||
+    fail "a morphd without slurmctld: status $rc, '$out'"
+  morph status | grep -qw "$j" || fail "morphd lost job $j while slurmctld was down"
+  timeout 120 bash "$SLURM" up $N >/dev/null || fail "slurmctld did not come back"
+  wait_for "morphd sees slurmctld again" 30 grep -q "Slurm answers again" "$MD/morphd.log"
+  wait_for "job $j done" 120 is_gone "$j"
+  grep -q '^CHECK PASSED' "$MD/steady.out" || fail "the job's check: $(cat "$MD/steady.out")"
+  wait_for "morphd records job $j completed" 30 grep -q "job $j completed" "$MD/morphd.log"
+  morphd_check
+}
+
+# sbatch --morph=min:max:pref (morph's SPANK plugin, loaded by slurm.sh up
+# with MORPH_SPANK): the batch script sees MORPH_MIN/MAX/PREF; bad limits
+# are refused by sbatch with a message naming them.
+case_spank_morph_option() {
+  local out msg
+  [ -n "${MORPH_SPANK:-}" ] || { echo "no morph_spank.so built: skipped"; exit 77; }
+  out=$(mktemp -p "$PWD" spank-XXXXXX.out)
+  JOB=$(s sbatch --parsable -N1 --morph=2:8:4 -o "$out" --wrap 'echo "$MORPH_MIN $MORPH_MAX $MORPH_PREF"') ||
+    fail "sbatch --morph=2:8:4"
+  JOBS+=("$JOB")
+  wait_for "job $JOB done" 60 is_gone "$JOB"
+  expect_eq "limits in the batch script" "$(cat "$out")" "2 8 4"
+  msg=$(s sbatch --parsable -N1 --morph=8:2:4 -o /dev/null --wrap true 2>&1) &&
+    fail "sbatch --morph=8:2:4 was accepted: $msg"
+  grep -q "expected min:max:pref" <<<"$msg" || fail "sbatch --morph=8:2:4 said: $msg"
+  rm -f "$out"
+}
+
 case_down() {
   local st
   trap - EXIT

@@ -14,6 +14,7 @@
 #include "morph/error.h"
 #include "morph/workload.h"
 #include "rms/client.h"
+#include "submit.h"
 
 static const char usage_text[] =
   "usage: morph submit [options] [--] program [arguments...]\n"
@@ -28,17 +29,20 @@ static const char usage_text[] =
   "  -d, --dir DIR         morphd's folder ($MORPH_DIR, default /tmp/morph-<uid>)\n"
   "      --socket PATH     morphd's socket (default DIR/morphd.sock)\n"
   "  -q, --quiet           print only the job id\n"
+  "      --slurm           submit to Slurm with sbatch instead: a script that runs\n"
+  "                        morph run, which registers the job with morphd\n"
+  "                        (sizes are processes; Slurm gives whole nodes)\n"
+  "      --server ADDR     --slurm: morphd's host:port as the nodes reach it\n"
+  "      --ppn N           --slurm: processes per node (default 1)\n"
+  "  -p, --partition P     --slurm: Slurm partition\n"
+  "      --print           --slurm: print the script, do not submit it\n"
   "  -h, --help            this text\n"
   "\n"
   "Examples:\n"
   "  morph submit -n 2 ./jacobi.ompi --iters 500              rigid, 2 slots\n"
   "  morph submit -n 1-4 ./cg.ompi                            moldable\n"
-  "  morph submit --min 1 --max 4 --pref 2 ./jacobi.ompi      malleable\n";
-
-typedef struct sub_opts {
-  int req_min, req_max, min, max, pref, quiet;
-  const char *name, *out, *err, *dir, *sock;
-} sub_opts;
+  "  morph submit --min 1 --max 4 --pref 2 ./jacobi.ompi      malleable\n"
+  "  morph submit --slurm --server head:7100 --ppn 2 -n 2 --min 2 --max 8 ./jacobi.ompi\n";
 
 static const struct option long_opts[] = {
   {"np", required_argument, NULL, 'n'},    {"min", required_argument, NULL, 1},
@@ -46,7 +50,10 @@ static const struct option long_opts[] = {
   {"name", required_argument, NULL, 'J'},  {"output", required_argument, NULL, 'o'},
   {"error", required_argument, NULL, 'e'}, {"dir", required_argument, NULL, 'd'},
   {"socket", required_argument, NULL, 4},  {"quiet", no_argument, NULL, 'q'},
-  {"help", no_argument, NULL, 'h'},        {NULL, 0, NULL, 0},
+  {"help", no_argument, NULL, 'h'},        {"slurm", no_argument, NULL, 5},
+  {"server", required_argument, NULL, 6},  {"ppn", required_argument, NULL, 7},
+  {"partition", required_argument, NULL, 'p'}, {"print", no_argument, NULL, 8},
+  {NULL, 0, NULL, 0},
 };
 
 static int bad(const char *what, const char *arg)
@@ -91,6 +98,11 @@ static int option(sub_opts *o, int c, const char *arg)
   case 'd': o->dir = arg; return 0;
   case 4: o->sock = arg; return 0;
   case 'q': o->quiet = 1; return 0;
+  case 5: o->slurm = 1; return 0;
+  case 6: o->server = arg; return 0;
+  case 7: return count(arg, &o->ppn);
+  case 'p': o->partition = arg; return 0;
+  case 8: o->print = 1; return 0;
   }
   return 2;
 }
@@ -144,8 +156,9 @@ int main(int argc, char **argv)
 {
   sub_opts o;
   memset(&o, 0, sizeof o);
+  o.ppn = 1;
   int c;
-  while ((c = getopt_long(argc, argv, "+n:J:o:e:d:qh", long_opts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, "+n:J:o:e:d:p:qh", long_opts, NULL)) != -1) {
     if (c == 'h')
       return fputs(usage_text, stdout), 0;
     if (c == '?' || option(&o, c, optarg))
@@ -156,6 +169,8 @@ int main(int argc, char **argv)
   morph_job_kind kind = settle(&o);
   if (!o.req_min)
     return bad("say how many slots: -n N, -n MIN-MAX or --min/--max/--pref", NULL);
+  if (o.slurm)
+    return submit_slurm(&o, argv + optind, argc - optind);
   char cwd[PATH_MAX];
   if (!getcwd(cwd, sizeof cwd))
     return bad("cannot read the current folder", NULL);

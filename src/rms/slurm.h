@@ -1,0 +1,129 @@
+/*
+ * rms/slurm, internal: morphd as a companion of an unmodified Slurm, through
+ * libslurm (docs/slurm.md). Slurm owns the nodes and the queue and starts
+ * every job; morphd claims the jobs whose `morph run` says HELLO, and
+ * grows and shrinks them:
+ *
+ *   slurm.c       the ops: open, claim, adopt, release (a job update naming
+ *                 the nodes to keep), drop, stop (cancel), events
+ *   slurm_view.c  Slurm's picture: nodes, jobs, reservations, loaded with
+ *                 libslurm and turned into the view (node units); the
+ *                 queue of events not delivered yet
+ *   slurm_grow.c  grows: an expander allocation (--dependency=expand:J)
+ *                 whose nodes are merged into the job
+ *
+ * Every libslurm call needs SLURM_CONF (open refuses to start without it:
+ * Slurm would otherwise look for its controller in DNS). Slurm is read in
+ * next(), at most every REFRESH_S (faster while a grow waits); read()
+ * answers from that picture, so a decision and the books check see the
+ * same Slurm state as the events that went before them.
+ *
+ * What a node counts as used: every node that a running (or completing)
+ * Slurm job holds, plus the pieces the backend holds for a claimed job
+ * while Slurm does not show them yet or any more (a grow until its GROWN
+ * is delivered, a release until its RELEASED is). morphd's books (the
+ * claimed jobs' alloc + extra, and the other jobs of the view) must equal
+ * that: this is how a disagreement between Slurm and morph shows up as an
+ * `invariant` event.
+ */
+#ifndef MORPH_RMS_SLURM_H
+#define MORPH_RMS_SLURM_H
+
+#include <slurm/slurm.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "rms/backend.h"
+
+/* libslurm exports these (what scontrol and squeue print) without
+ * declaring them in its public headers (Slurm's src/common/slurm_protocol_defs.h). */
+extern char *slurm_job_state_string(uint32_t inx);
+extern char *slurm_job_reason_string(enum job_state_reason inx);
+extern char *slurm_node_state_string(uint32_t inx);
+
+#define MORPH__SL_NAME_GROW "morph-grow" /* expander job names: morph-grow-<J> */
+
+/* A job morphd has claimed (its id is Slurm's). */
+typedef struct morph__sl_claim {
+  int64_t id;
+  int ppu;              /* processes per node (the job's size / its nodes) */
+  morph__alloc holds;   /* counted as used whatever Slurm shows (see above) */
+  int grow_req;         /* a grow in flight: morphd's request id; 0: none */
+  uint32_t expander;    /* its expander allocation; 0: not (or no more) in Slurm */
+  morph__alloc grow;    /* the pieces asked for */
+  double grow_deadline; /* wall clock: refused if not granted by then */
+  int ended;            /* ENDED reported (said again on later calls) */
+} morph__sl_claim;
+
+/* An event not delivered yet, and the holds it lets go of when it is. */
+typedef struct morph__sl_queued {
+  morph__backend_event ev;
+  morph__alloc unhold;
+} morph__sl_queued;
+
+typedef struct morph__sl {
+  morph__backend base;
+  const morph__sayer *log;
+  /* Slurm's picture, as last loaded */
+  job_info_msg_t *jobs;
+  node_info_msg_t *nodes_msg;
+  reserve_info_msg_t *resv;
+  double next_refresh; /* wall clock */
+  int stale;           /* the last load failed: decisions wait */
+  pid_t probe;         /* while stale: a child pinging slurmctld; 0 none */
+  /* the view built from it (memory kept between calls) */
+  morph__node *nodes;
+  int nnodes;
+  morph_policy_node_state *prev_state; /* for NODE events; NULL before the first */
+  double *refused_until;               /* per node: an expander could not get it */
+  morph_policy_job *running, *pending;
+  int nrunning, npending;
+  morph_policy_alloc *pieces; /* the other jobs' allocations */
+  int npieces;
+  morph__sl_claim *claims;
+  int nclaims, capclaims;
+  morph__sl_queued *q;
+  int nq, capq;
+} morph__sl;
+
+/* slurm_view.c */
+/* Loads jobs, nodes and reservations from slurmctld and rebuilds the view.
+ * Errors: MORPH_EIO (slurmctld did not answer; the old picture is kept and
+ * marked stale), MORPH_ENOMEM. */
+int morph__sl_refresh(morph__sl *s, char *err, size_t errsize);
+/* The job in the last picture; NULL if Slurm does not list it. */
+const slurm_job_info_t *morph__sl_job(const morph__sl *s, uint32_t id);
+/* True if the job holds its nodes (running, suspended or completing). */
+int morph__sl_job_holds(const slurm_job_info_t *j);
+/* The job's nodes as pieces in rank order: its batch host first, then
+ * Slurm's node order (what `morph run` puts in its hostfile).
+ * Errors: MORPH_ENOMEM, MORPH_ENOENT (a node not in the node table). */
+int morph__sl_job_nodes(const morph__sl *s, const slurm_job_info_t *j, morph__alloc *out);
+/* Node index of a host name; -1 if unknown. */
+int morph__sl_node_index(const morph__sl *s, const char *host);
+/* "node1,node3" for the pieces (size bytes at most). */
+void morph__sl_hostlist(const morph__sl *s, const morph__alloc *a, char *buf, size_t size);
+/* The claim of job id; NULL if it is not morphd's. */
+morph__sl_claim *morph__sl_claim_of(const morph__sl *s, int64_t id);
+/* Slurm's message for its last error. */
+const char *morph__sl_strerror(void);
+/* True if job j is one of this backend's expanders (any claim's). */
+int morph__sl_is_expander(const morph__sl *s, const slurm_job_info_t *j);
+/* Queues an event; `unhold` (may be NULL) leaves the claim's holds when it
+ * is delivered. Errors: MORPH_ENOMEM. */
+int morph__sl_enqueue(morph__sl *s, const morph__backend_event *ev, const morph__alloc *unhold);
+morph__backend_event morph__sl_event(morph__backend_event_kind kind, int64_t job, int req);
+
+/* slurm_grow.c */
+/* Submits the expander allocation of claim c's grow (c->grow). A refusal
+ * by Slurm is not an error: it is queued as a GROWN event. Errors:
+ * MORPH_ENOMEM (nothing submitted). */
+int morph__sl_grow_submit(morph__sl *s, morph__sl_claim *c, const slurm_job_info_t *job);
+/* Moves every grow in flight on: merge a granted expander into its job,
+ * refuse one past its deadline, and queue the GROWN events. */
+void morph__sl_grow_poll(morph__sl *s);
+/* Cancels claim c's expander, if any (drop, refusal). */
+void morph__sl_grow_cancel(morph__sl *s, morph__sl_claim *c);
+
+
+#endif
