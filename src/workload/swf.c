@@ -1,5 +1,6 @@
 /* Standard Workload Format v2.2 import (Parallel Workloads Archive). */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,7 +69,9 @@ static int clamp_size(int n, int max_size)
 static void record_to_job(swf_ctx *c, const double *f, int procs, morph_wjob *job, char *name)
 {
   const morph_swf_options *o = c->opt;
-  int n = clamp_size((procs + o->units_per_node - 1) / o->units_per_node, o->max_size);
+  /* Rounded up without procs + units - 1, which overflows near INT_MAX. */
+  int n = procs / o->units_per_node + (procs % o->units_per_node != 0);
+  n = clamp_size(n, o->max_size);
   if (n < 1)
     n = 1;
   double run = f[3];
@@ -90,7 +93,8 @@ static void record_to_job(swf_ctx *c, const double *f, int procs, morph_wjob *jo
     job->kind = malleable ? MORPH_KIND_FLEXIBLE : MORPH_KIND_MOLDABLE;
   job->pref = n;
   job->min = malleable || o->moldable ? (int)ceil(n * o->min_factor) : n;
-  job->max = malleable ? clamp_size((int)floor(n * o->max_factor), o->max_size) : n;
+  double max = floor(n * o->max_factor); /* may exceed INT_MAX before the cap */
+  job->max = malleable ? clamp_size(max > INT_MAX ? INT_MAX : (int)max, o->max_size) : n;
   job->min = job->min < 1 ? 1 : job->min;
   job->max = job->max < n ? n : job->max;
   job->req_min = o->moldable ? job->min : n;
@@ -106,7 +110,11 @@ static int parse_line(swf_ctx *c, char *s)
   if (f[1] < 0)
     return morph__wl_fail(c->wl, MORPH_EPARSE, "%s:%d: field 2 (submit time): negative",
                           c->path, c->line);
-  int procs = f[4] > 0 ? (int)f[4] : (int)f[7];
+  int k = f[4] > 0 ? 4 : 7; /* allocated processors, else requested */
+  if (f[k] > INT_MAX)
+    return morph__wl_fail(c->wl, MORPH_EPARSE, "%s:%d: field %d (%s): more than %d", c->path,
+                          c->line, k + 1, swf_field[k], INT_MAX);
+  int procs = (int)f[k];
   if (f[3] <= 0 || procs <= 0) {
     c->wl->skipped++; /* cancelled before running: nothing to simulate */
     return MORPH_OK;

@@ -1,5 +1,5 @@
-/* An SWF trace (morph sim --swf): imported with the default options and
- * with every job made malleable. */
+/* An SWF trace (morph sim --swf): imported with the default options, then
+ * with every job made malleable, capped and not. */
 #include "fuzz_input.h"
 #include "morph/workload.h"
 
@@ -13,6 +13,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   morph_swf_options_init(&opt);
   morph_workload_load_swf(wl, path, &opt);
   opt.malleable_share = 1, opt.units_per_node = 2, opt.max_size = 64;
+  morph_workload_load_swf(wl, path, &opt);
+  opt.max_size = 0, opt.moldable = 1;
   morph_workload_load_swf(wl, path, &opt);
   morph_workload_destroy(wl);
   return 0;
