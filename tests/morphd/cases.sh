@@ -216,6 +216,23 @@ case_unanswered_shrink_times_out_job_keeps_slots() {
   echo "PASS: shrink timed out, size 4 kept, b waited for the end of a"
 }
 
+# A job that answers a grow only after the timeout: the resize is closed as
+# timed out, the late answer is journaled as a 'late' event and changes
+# nothing (size, books).
+case_late_ack_after_timeout_only_journaled() {
+  [ -x "$BIN/fake-job" ] || { echo "SKIP: no fake-job"; exit 77; }
+  start_daemon --slots 4 --interval 0.2 --resize-timeout 2 --param max_failed_resizes=1
+  a=$(submit --min 1 --pref 2 --max 4 -n 2 "$BIN/fake-job" --state "$T/fj" --iters 120 --iter-ms 100 --late-size 4 --late-ms 4000)
+  wait_for 60 "SELECT COUNT(*) FROM events WHERE job = $a AND kind = 'late'" 1
+  [ "$(q "SELECT outcome FROM resizes WHERE job = $a AND op = 'expand'")" = -5 ] || fail "resize: $(q "SELECT * FROM resizes WHERE job = $a")"
+  q "SELECT text FROM events WHERE job = $a AND kind = 'late'" | grep -q "after its timeout: .*size 2 -> 2" ||
+    fail "late event: $(q "SELECT text FROM events WHERE job = $a AND kind = 'late'")"
+  [ "$(q "SELECT size FROM jobs WHERE id = $a")" = 2 ] || fail "size changed"
+  all_final 90
+  [ "$(q "SELECT COUNT(*) FROM events WHERE kind = 'invariant'")" = 0 ] || fail "books"
+  echo "PASS: late ACK journaled, nothing changed"
+}
+
 # morphd killed (SIGKILL) with a job running: the job goes on at its size;
 # a new morphd on the same folder reattaches it and records its end.
 case_killed_daemon_job_continues_and_reattaches() {
