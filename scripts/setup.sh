@@ -19,6 +19,7 @@ PACKAGES=(
   munge libmunge-dev                  # MUNGE: one munged per emulated cluster; morph's TCP auth
   slurm-wlm slurmdbd libslurm-dev     # scripts/slurm.sh; morphd's Slurm backend
   mariadb-server                      # slurmdbd's database (more than one resize of a job)
+  clang                               # libFuzzer harnesses (tests/fuzz, MORPH_FUZZ)
 )
 
 missing=()

@@ -9,8 +9,10 @@
 #                                every test that needs no MPI, with leak
 #                                checks, then the runtime's Open MPI tests
 #                                (leak checks off: Open MPI itself leaks)
-#   scripts/test.sh --all        both, the second only if the first passed
-#                                (what CI runs)
+#   scripts/test.sh --fuzz       libFuzzer harnesses (clang, build-fuzz/), each
+#                                for MORPH_FUZZ_SECONDS (20) on its corpus
+#   scripts/test.sh --all        all three, each only if the one before
+#                                passed (what CI runs)
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 mode=${1:-}
@@ -50,9 +52,18 @@ sanitized_suite() {
     ctest --output-on-failure -j 2 $retry -R 'redist-exec.*ompi|redist-deadline.*ompi|runtime-(live|relaunch|bad|fault)|example'
 }
 
+# Every parser of untrusted input under libFuzzer (docs/testing.md); a
+# crash, a sanitizer report or a round-trip mismatch fails its test.
+fuzz_suite() {
+  build "$here/build-fuzz" -DMORPH_FUZZ=ON -DCMAKE_C_COMPILER=clang
+  cd "$here/build-fuzz"
+  timeout --kill-after=30 600 ctest --output-on-failure -j 2 -L fuzz
+}
+
 case $mode in
 "") whole_suite ;;
 --sanitize) sanitized_suite ;;
---all) whole_suite && sanitized_suite ;;
-*) echo "usage: scripts/test.sh [--sanitize | --all]" >&2; exit 2 ;;
+--fuzz) fuzz_suite ;;
+--all) whole_suite && sanitized_suite && fuzz_suite ;;
+*) echo "usage: scripts/test.sh [--sanitize | --fuzz | --all]" >&2; exit 2 ;;
 esac

@@ -89,6 +89,7 @@ int morph__daemon_run(morph__daemon *d)
   while (!d->stop && morph__signal_pending() == 0) {
     poll_once(d);
     morph__events_drain(d);
+    morph__resize_expire(d);
     decide(d);
   }
   if (d->stop == 2)

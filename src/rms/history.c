@@ -150,3 +150,28 @@ int morph__history_sizes(morph__journal *j, double t0, FILE *human, FILE *csv)
   sqlite3_finalize(st);
   return MORPH_OK;
 }
+
+int morph__history_failures(morph__journal *j, double t0, FILE *out)
+{
+  sqlite3_stmt *st;
+  const char *sql = "SELECT r.job, IFNULL(j.name, ''), r.op, r.from_size, r.to_size,"
+                    " IFNULL(r.done, r.decided), r.outcome, IFNULL(r.text, '') FROM resizes r"
+                    " LEFT JOIN jobs j ON j.id = r.job WHERE r.state = 'failed' ORDER BY r.id";
+  if (sqlite3_prepare_v2(morph__journal_db(j), sql, -1, &st, NULL) != SQLITE_OK)
+    return MORPH_EIO;
+  int n = 0;
+  while (sqlite3_step(st) == SQLITE_ROW) {
+    const char *text = (const char *)sqlite3_column_text(st, 7);
+    fprintf(out, "%6lld %-14.14s %s %d -> %d at %.1f: %s%s%s\n",
+            (long long)sqlite3_column_int64(st, 0), (const char *)sqlite3_column_text(st, 1),
+            (const char *)sqlite3_column_text(st, 2), sqlite3_column_int(st, 3),
+            sqlite3_column_int(st, 4), sqlite3_column_double(st, 5) - t0,
+            morph_err_name(sqlite3_column_int(st, 6)), text && *text ? ": " : "",
+            text ? text : "");
+    n++;
+  }
+  if (n == 0)
+    fprintf(out, "       none\n");
+  sqlite3_finalize(st);
+  return MORPH_OK;
+}

@@ -29,4 +29,9 @@ int morph__history_report(morph__journal *j, morph_report *rep, double *t0, char
  * Errors: MORPH_EIO. */
 int morph__history_sizes(morph__journal *j, double t0, FILE *human, FILE *csv);
 
+/* Every resize that failed, one line each to `out`: "ID NAME op from -> to
+ * at t: ERROR_NAME: text" (t from t0); a note when there were none.
+ * Errors: MORPH_EIO. */
+int morph__history_failures(morph__journal *j, double t0, FILE *out);
+
 #endif

@@ -68,6 +68,10 @@ typedef struct morph__job {
   morph__rop rz_op;
   morph__rphase rz_phase;
   int rz_to;
+  double rz_deadline;       /* SENT: morph__wall() by which the job must
+                               have answered (0: not set yet) */
+  int rz_expired;           /* the last resize that timed out (a late ACK
+                               of it is only written down) */
   double last_change;
   int cancel;               /* cancel requested: final state CANCELLED */
   int ready;                /* the job itself said HELLO (can resize) */

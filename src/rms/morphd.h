@@ -35,6 +35,10 @@
 
 #define MORPH__MAX_CLIENTS 128
 #define MORPH__LINE_MAX 65536
+/* Longer than the limits the job side puts on each step of a resize
+ * (libmorph's 30 s spawn, morph run's 30 s leave and 30 s + 60 s
+ * relaunch), so that normally the job side gives up first and answers. */
+#define MORPH__RESIZE_TIMEOUT 300.0
 
 typedef enum morph__ctype {
   MORPH__C_FREE = 0, /* slot unused */
@@ -62,6 +66,8 @@ typedef struct morph__daemon_opts {
   morph_policy_params params;
   const char *placement; /* placement strategy name (morph/place.h) */
   double interval;      /* seconds between periodic decisions */
+  double resize_timeout; /* seconds a job has to answer a RESIZE (<= 0:
+                            MORPH__RESIZE_TIMEOUT) */
   const char *launcher; /* morph-run; NULL: next to morph-daemon */
   int verbose;
 } morph__daemon_opts;
@@ -151,6 +157,10 @@ void morph__resize_released(morph__daemon *d, morph__job *job, const morph__back
 /* After a restart: what a resize in flight still needs (a grow whose
  * RESIZE was never sent is given back; a release is asked again). */
 void morph__resize_resume(morph__daemon *d, morph__job *job);
+/* Every RESIZE the job has not answered within opt.resize_timeout is
+ * closed as failed (MORPH_ETIMEDOUT): the job keeps its old size, the
+ * pieces of a grow go back to the backend, a shrink keeps its slots. */
+void morph__resize_expire(morph__daemon *d);
 /* The job ended with a resize in flight: close it as failed and put the
  * starts that waited for it back in the queue. */
 void morph__resize_abort(morph__daemon *d, morph__job *job, int outcome, const char *why);

@@ -5,6 +5,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +79,10 @@ int morph__pool_hostfile(morph__pool *p, const char *path, char *err, size_t err
     int k = parse_line(line, host, sizeof host, &slots);
     if (k < 0) {
       snprintf(err, errsize, "%s:%d: slots=: expected a number from 1 to 100000", path, lineno);
+      rc = MORPH_EPARSE;
+    } else if (k > 0 && slots > INT_MAX - p->total) { /* a host listed again adds up */
+      snprintf(err, errsize, "%s:%d: slots=: the pool would hold more than %d slots", path,
+               lineno, INT_MAX);
       rc = MORPH_EPARSE;
     } else if (k > 0) {
       rc = add_node(p, host, slots);

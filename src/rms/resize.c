@@ -13,6 +13,12 @@
  *           RELEASE  the backend takes the released pieces back; only
  *                    then may a START that waited for them use them.
  *
+ * A job that does not answer a RESIZE within opt.resize_timeout (its
+ * morph run or its rank 0 hung) gets the same end as one that refused:
+ * the resize fails with MORPH_ETIMEDOUT, the job keeps its old size, a
+ * grow's pieces are released. An ACK that comes later is only written
+ * down.
+ *
  * The job counts as resizing until the last phase ends, so the policy
  * engine leaves it alone. The journal's resize record closes with the
  * job's answer (or the failure before it). A resize the job itself failed
@@ -44,6 +50,18 @@ static int begin(morph__daemon *d, morph__job *job, morph__rop op, int to,
   morph__say(&d->log, 0, "job %lld: %s %d -> %d (resize %d)", (long long)job->id,
              morph__rop_name(op), job->size, to, job->rz_id);
   return job->rz_id;
+}
+
+static double resize_timeout(const morph__daemon *d)
+{
+  return d->opt.resize_timeout > 0 ? d->opt.resize_timeout : MORPH__RESIZE_TIMEOUT;
+}
+
+/* The RESIZE is out: the clock of its answer starts. */
+static void mark_sent(morph__daemon *d, morph__job *job)
+{
+  job->rz_phase = MORPH__P_SENT;
+  job->rz_deadline = morph__wall() + resize_timeout(d);
 }
 
 static int send_resize(morph__daemon *d, morph__job *job, int id, int to, const char *hosts)
@@ -98,6 +116,7 @@ int morph__resize_shrink(morph__daemon *d, morph__job *job, int to, const morph_
   leaver_hosts(d, pieces, hosts, sizeof hosts);
   if (!idle(job) || send_resize(d, job, d->next_resize, to, hosts) != MORPH_OK)
     return 0;
+  job->rz_deadline = morph__wall() + resize_timeout(d);
   return begin(d, job, MORPH__R_SHRINK, to, pieces, MORPH__P_SENT);
 }
 
@@ -120,6 +139,7 @@ static void record(morph__daemon *d, morph__job *job, int ok, int outcome, const
 static void settle(morph__daemon *d, morph__job *job)
 {
   job->rz_id = 0, job->rz_op = MORPH__R_NONE, job->rz_phase = MORPH__P_NONE, job->rz_to = 0;
+  job->rz_deadline = 0;
   morph__alloc_clear(&job->plan);
   job->last_change = morph__wall();
   morph__job_save(d, job);
@@ -168,7 +188,7 @@ void morph__resize_grown(morph__daemon *d, morph__job *job, const morph__backend
   } else if (send_resize(d, job, job->rz_id, job->rz_to, ev->hosts) != MORPH_OK) {
     give_back(d, job, MORPH_ECONN, "the job could not be told", 0);
   } else {
-    job->rz_phase = MORPH__P_SENT;
+    mark_sent(d, job);
     morph__job_save(d, job);
   }
   morph__journal_commit(d->journal);
@@ -219,8 +239,25 @@ static void shrink_failed(morph__daemon *d, morph__job *job, int outcome, const 
   morph__jobs_requeue(d, id, "failed");
 }
 
+/* The answer to a resize that timed out: the books stay as the timeout
+ * left them; what the job says is written down, so that a job that did
+ * resize after all is visible in the journal. */
+static void late_ack(morph__daemon *d, morph__job *job, const morph__msg *ack)
+{
+  morph__journal_event(d->journal, morph__wall(), job->id, "late",
+                       "ACK of resize %d after its timeout: %s, size %d -> %d%s%s", ack->id,
+                       morph_strerror(ack->outcome), ack->old_size, ack->new_size,
+                       ack->text[0] ? "; " : "", ack->text);
+  morph__say(&d->log, 0, "job %lld: late ACK of resize %d (%s, size %d) ignored",
+             (long long)job->id, ack->id, morph_strerror(ack->outcome), ack->new_size);
+}
+
 void morph__resize_ack(morph__daemon *d, morph__job *job, const morph__msg *ack)
 {
+  if (ack->id && ack->id == job->rz_expired && ack->id != job->rz_id) {
+    late_ack(d, job, ack);
+    return;
+  }
   if (!job->rz_id || ack->id != job->rz_id || job->rz_phase != MORPH__P_SENT) {
     morph__say(&d->log, 1, "job %lld: ignored ACK of resize %d (in flight: %d)",
                (long long)job->id, ack->id, job->rz_id);
@@ -291,6 +328,36 @@ void morph__resize_resume(morph__daemon *d, morph__job *job)
     give_back(d, job, MORPH_ECONN, "morphd restarted before the job was told", 0);
   else if (job->rz_phase == MORPH__P_RELEASE)
     release(d, job);
+}
+
+/* The job did not answer in time: it is taken to be still at its old
+ * size. The failure counts against the job, like a refusal, so the
+ * policy engine stops asking a job that never answers. */
+static void expire(morph__daemon *d, morph__job *job)
+{
+  char text[128];
+  snprintf(text, sizeof text, "the job did not answer within %g s", resize_timeout(d));
+  job->rz_expired = job->rz_id;
+  morph__journal_begin(d->journal);
+  if (job->rz_op == MORPH__R_EXPAND)
+    give_back(d, job, MORPH_ETIMEDOUT, text, 1);
+  else
+    shrink_failed(d, job, MORPH_ETIMEDOUT, text);
+  morph__journal_commit(d->journal);
+}
+
+void morph__resize_expire(morph__daemon *d)
+{
+  double now = morph__wall();
+  for (int i = 0; i < d->njobs; i++) {
+    morph__job *job = d->jobs[i];
+    if (job->state != MORPH__J_RUNNING || !job->rz_id || job->rz_phase != MORPH__P_SENT)
+      continue;
+    if (job->rz_deadline <= 0) /* sent by a morphd before a restart */
+      job->rz_deadline = now + resize_timeout(d);
+    else if (now > job->rz_deadline)
+      expire(d, job);
+  }
 }
 
 void morph__resize_abort(morph__daemon *d, morph__job *job, int outcome, const char *why)

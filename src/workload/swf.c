@@ -1,5 +1,6 @@
 /* Standard Workload Format v2.2 import (Parallel Workloads Archive). */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

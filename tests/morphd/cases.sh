@@ -172,6 +172,67 @@ case_failed_resize_keeps_size_no_endless_retry() {
   echo "PASS"
 }
 
+# A job that never answers a grow: after --resize-timeout each try fails
+# as timed out, the job keeps its size, the slots of the grow go back (a
+# rigid job submitted then starts beside it), the report names the failures.
+case_unanswered_grow_times_out_slots_given_back() {
+  [ -x "$BIN/fake-job" ] || { echo "SKIP: no fake-job"; exit 77; }
+  start_daemon --slots 4 --interval 0.2 --resize-timeout 2
+  a=$(submit --min 1 --pref 2 --max 4 -n 2 "$BIN/fake-job" --state "$T/fj" --iters 400 --iter-ms 100 --silent-size 4)
+  wait_for 60 "SELECT COUNT(*) FROM resizes WHERE job = $a AND op = 'expand' AND state = 'failed'" 3
+  [ "$(q "SELECT DISTINCT outcome || ' ' || text FROM resizes WHERE job = $a AND op = 'expand'")" = \
+    "-5 the job did not answer within 2 s" ] || fail "resizes: $(q "SELECT * FROM resizes WHERE job = $a")"
+  [ "$(q "SELECT state || ' ' || size FROM jobs WHERE id = $a")" = "running 2" ] || fail "job a"
+  b=$(submit -n 2 "$BIN/jacobi.ompi" --iters 20)
+  wait_for 30 "SELECT state FROM jobs WHERE id = $b" completed
+  [ "$(q "SELECT state FROM jobs WHERE id = $a")" = running ] || fail "b did not run beside a"
+  passed "$b"
+  "$MORPH" cancel -d "$D" "$a" > /dev/null
+  all_final 60
+  [ "$(q "SELECT COUNT(*) FROM events WHERE kind = 'invariant'")" = 0 ] || fail "books: $(q "SELECT text FROM events WHERE kind = 'invariant'")"
+  "$MORPH" status -d "$D" | grep -q "4 slots (4 free)" || fail "slots not all free: $("$MORPH" status -d "$D")"
+  "$MORPH" report -d "$D" -o "$T/rep" --no-plots > "$T/report.txt" || fail "report"
+  [ "$(grep -c "expand 2 -> 4 at .*: MORPH_ETIMEDOUT: the job did not answer within 2 s" "$T/report.txt")" = 3 ] ||
+    fail "report: $(cat "$T/report.txt")"
+  echo "PASS: 3 grows timed out, size 2 kept, slots given back"
+}
+
+# A job that never answers a shrink: the shrink times out, the job keeps
+# its size and its slots, so the rigid job that wanted them waits for its end.
+case_unanswered_shrink_times_out_job_keeps_slots() {
+  [ -x "$BIN/fake-job" ] || { echo "SKIP: no fake-job"; exit 77; }
+  start_daemon --slots 4 --interval 0.2 --resize-timeout 2
+  a=$(submit --min 1 --pref 2 --max 4 -n 4 "$BIN/fake-job" --state "$T/fj" --iters 100 --iter-ms 100 --silent-size 2)
+  wait_for 30 "SELECT state FROM jobs WHERE id = $a" running
+  b=$(submit -n 2 "$BIN/jacobi.ompi" --iters 20)
+  wait_for 60 "SELECT COUNT(*) > 0 FROM resizes WHERE job = $a AND op = 'shrink' AND state = 'failed' AND outcome = -5" 1
+  all_final 90
+  [ "$(q "SELECT COUNT(*) FROM resizes WHERE job = $a AND op = 'shrink' AND state = 'done'")" = 0 ] || fail "a shrink succeeded"
+  [ "$(q "SELECT MAX(size) = 4 AND MIN(size) IN (0, 4) FROM sizes WHERE job = $a")" = 1 ] || fail "sizes: $(q "SELECT size FROM sizes WHERE job = $a")"
+  [ "$(q "SELECT (SELECT start FROM jobs WHERE id = $b) >= (SELECT end FROM jobs WHERE id = $a)")" = 1 ] ||
+    fail "b started on slots a still held"
+  [ "$(q "SELECT COUNT(*) FROM events WHERE kind = 'invariant'")" = 0 ] || fail "books"
+  passed "$b"
+  echo "PASS: shrink timed out, size 4 kept, b waited for the end of a"
+}
+
+# A job that answers a grow only after the timeout: the resize is closed as
+# timed out, the late answer is journaled as a 'late' event and changes
+# nothing (size, books).
+case_late_ack_after_timeout_only_journaled() {
+  [ -x "$BIN/fake-job" ] || { echo "SKIP: no fake-job"; exit 77; }
+  start_daemon --slots 4 --interval 0.2 --resize-timeout 2 --param max_failed_resizes=1
+  a=$(submit --min 1 --pref 2 --max 4 -n 2 "$BIN/fake-job" --state "$T/fj" --iters 120 --iter-ms 100 --late-size 4 --late-ms 4000)
+  wait_for 60 "SELECT COUNT(*) FROM events WHERE job = $a AND kind = 'late'" 1
+  [ "$(q "SELECT outcome FROM resizes WHERE job = $a AND op = 'expand'")" = -5 ] || fail "resize: $(q "SELECT * FROM resizes WHERE job = $a")"
+  q "SELECT text FROM events WHERE job = $a AND kind = 'late'" | grep -q "after its timeout: .*size 2 -> 2" ||
+    fail "late event: $(q "SELECT text FROM events WHERE job = $a AND kind = 'late'")"
+  [ "$(q "SELECT size FROM jobs WHERE id = $a")" = 2 ] || fail "size changed"
+  all_final 90
+  [ "$(q "SELECT COUNT(*) FROM events WHERE kind = 'invariant'")" = 0 ] || fail "books"
+  echo "PASS: late ACK journaled, nothing changed"
+}
+
 # morphd killed (SIGKILL) with a job running: the job goes on at its size;
 # a new morphd on the same folder reattaches it and records its end.
 case_killed_daemon_job_continues_and_reattaches() {

@@ -94,6 +94,24 @@ static void pool_hostfile_error_names_line(void **state)
   assert_int_equal(morph__pool_hostfile(&p, "/nonexistent/hosts", err, sizeof err), MORPH_EIO);
 }
 
+/* Slots of a host listed again add up: past INT_MAX in total is an error
+ * naming the line, not a signed overflow. */
+static void pool_hostfile_total_beyond_int_refused(void **state)
+{
+  (void)state;
+  morph__pool p;
+  char dir[64], path[128], err[256];
+  temp_dir(dir, sizeof dir);
+  snprintf(path, sizeof path, "%s/hosts", dir);
+  FILE *f = fopen(path, "w");
+  for (int i = 0; i < 21475; i++)
+    fputs("a slots=100000\n", f);
+  fclose(f);
+  assert_int_equal(morph__pool_hostfile(&p, path, err, sizeof err), MORPH_EPARSE);
+  assert_non_null(strstr(err, ":21475: slots=: the pool would hold more than"));
+  assert_int_equal(p.n, 0);
+}
+
 static void alloc_sub_keeps_first_piece_and_refuses_foreign(void **state)
 {
   (void)state;
@@ -390,6 +408,7 @@ int main(int argc, char **argv)
     cmocka_unit_test(pool_local_books_and_releases),
     cmocka_unit_test(pool_racing_bookings_never_double_book),
     cmocka_unit_test(pool_hostfile_error_names_line),
+    cmocka_unit_test(pool_hostfile_total_beyond_int_refused),
     cmocka_unit_test(alloc_sub_keeps_first_piece_and_refuses_foreign),
     cmocka_unit_test(journal_job_survives_reopen),
     cmocka_unit_test(history_report_agrees_with_journal),

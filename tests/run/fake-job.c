@@ -24,7 +24,9 @@ struct fake {
   const char *state;   /* folder shared by all ranks */
   const char *self;    /* this program, to start joiners */
   int iters, iter_ms;
-  int crash_at, fail_restart_size, hang_restart_size, refuse_size, leave_delay_ms;
+  int crash_at, fail_restart_size, hang_restart_size, refuse_size, silent_size, leave_delay_ms;
+  int late_size, late_ms; /* a RESIZE to late_size is refused, late_ms after it came */
+  double pending_since;
   int stuck_leavers, ignore_term, drop_and_hang, child_rank;
   int exit_status;         /* the job's outcome, sent in BYE and returned */
   int die_rank, die_after_ms; /* this follower kills itself (a crash) */
@@ -143,7 +145,9 @@ static void apply(struct fake *f)
   f->has_pending = 0;
   const char *env = getenv("MORPH_MECHANISM");
   int mech = f->pending.mechanism ? f->pending.mechanism : (env && !strcmp(env, "relaunch") ? 2 : 1);
-  if (f->pending.size == f->refuse_size) {
+  if (f->pending.size == f->silent_size) {
+    printf("fake-job: never answering the resize to %d\n", f->pending.size);
+  } else if (f->pending.size == f->refuse_size || f->pending.size == f->late_size) {
     printf("fake-job: refuse %d\n", f->pending.size);
     send_ack(f, MORPH_ESIZE, f->size, mech, NULL);
   } else if (mech == 2) {
@@ -161,7 +165,11 @@ static void poll_server(struct fake *f)
     if (m.kind == MORPH__MSG_RESIZE) {
       f->pending = m;
       f->has_pending = 1;
+      f->pending_since = morph__now();
     }
+  if (f->has_pending && f->pending.size == f->late_size &&
+      morph__now() - f->pending_since < f->late_ms / 1000.0)
+    return;
   if (f->has_pending && (f->pending.iteration < 0 || f->iteration >= f->pending.iteration))
     apply(f);
 }
@@ -273,6 +281,7 @@ static void parse(struct fake *f, int argc, char **argv)
     {"refuse-size", 1, 0, 'r'}, {"leave-delay-ms", 1, 0, 'l'}, {"stuck-leavers", 0, 0, 'S'},
     {"ignore-term", 0, 0, 'T'}, {"drop-and-hang", 0, 0, 'D'}, {"child-rank", 1, 0, 'C'},
     {"exit-status", 1, 0, 'e'}, {"die-rank", 1, 0, 'k'}, {"die-after-ms", 1, 0, 'K'},
+    {"silent-size", 1, 0, 'Q'}, {"late-size", 1, 0, 'L'}, {"late-ms", 1, 0, 'M'},
     {0, 0, 0, 0}};
   int c;
   while ((c = getopt_long(argc, argv, "", o, NULL)) != -1) {
@@ -285,6 +294,9 @@ static void parse(struct fake *f, int argc, char **argv)
     case 'f': f->fail_restart_size = v; break;
     case 'H': f->hang_restart_size = v; break;
     case 'r': f->refuse_size = v; break;
+    case 'Q': f->silent_size = v; break;
+    case 'L': f->late_size = v; break;
+    case 'M': f->late_ms = v; break;
     case 'l': f->leave_delay_ms = v; break;
     case 'S': f->stuck_leavers = 1; break;
     case 'T': f->ignore_term = 1; break;
@@ -303,7 +315,8 @@ int main(int argc, char **argv)
   struct fake f;
   memset(&f, 0, sizeof f);
   f.iters = 100, f.iter_ms = 10, f.crash_at = -1, f.child_rank = -1, f.state = ".";
-  f.fail_restart_size = f.hang_restart_size = f.refuse_size = f.die_rank = -1;
+  f.fail_restart_size = f.hang_restart_size = f.refuse_size = f.silent_size = f.late_size = -1;
+  f.die_rank = -1;
   f.self = "/proc/self/exe"; /* the same binary, wherever it was started from */
   parse(&f, argc, argv);
   setvbuf(stdout, NULL, _IOLBF, 0);

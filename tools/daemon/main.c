@@ -33,6 +33,8 @@ static const char usage_text[] =
   "      --param KEY=VAL   policy parameter, repeatable (sched_period=10, ...)\n"
   "      --placement NAME  placement strategy: which slots (default firstfit; below)\n"
   "  -i, --interval S      seconds between periodic decisions (default 5)\n"
+  "      --resize-timeout S  seconds a job has to answer a resize (default 300);\n"
+  "                        then the resize fails, the job keeps its size\n"
   "      --launcher PATH   morph-run to start jobs with (default: next to me)\n"
   "  -v, --verbose         more messages\n"
   "      --stop            ask the running morphd to stop (jobs keep running)\n"
@@ -44,7 +46,7 @@ static const char usage_text[] =
   "size and reattach when it starts again on the same folder.\n";
 
 enum { OPT_SOCKET = 256, OPT_JOURNAL, OPT_HOSTFILE, OPT_PARAM, OPT_LAUNCHER, OPT_STOP, OPT_KILL,
-       OPT_LIST, OPT_PLACEMENT };
+       OPT_LIST, OPT_PLACEMENT, OPT_RESIZE_TIMEOUT };
 
 static const struct option long_opts[] = {
   {"dir", required_argument, NULL, 'd'},         {"socket", required_argument, NULL, OPT_SOCKET},
@@ -56,6 +58,7 @@ static const struct option long_opts[] = {
   {"stop", no_argument, NULL, OPT_STOP},         {"kill-jobs", no_argument, NULL, OPT_KILL},
   {"list-policies", no_argument, NULL, OPT_LIST}, {"help", no_argument, NULL, 'h'},
   {"placement", required_argument, NULL, OPT_PLACEMENT},
+  {"resize-timeout", required_argument, NULL, OPT_RESIZE_TIMEOUT},
   {NULL, 0, NULL, 0},
 };
 
@@ -118,6 +121,7 @@ static int option(cli_opts *o, int c, char *arg)
   case OPT_PARAM: return set_param(o, arg);
   case OPT_PLACEMENT: return set_placement(o, arg);
   case 'i': return number(arg, 0.05, &o->d.interval);
+  case OPT_RESIZE_TIMEOUT: return number(arg, 0.1, &o->d.resize_timeout);
   case OPT_LAUNCHER: o->d.launcher = arg; return 0;
   case 'v': o->d.verbose++; return 0;
   case OPT_STOP: o->stop = 1; return 0;
@@ -153,6 +157,7 @@ static int parse(cli_opts *o, int argc, char **argv)
   o->d.backend = "embedded";
   o->d.placement = "firstfit";
   o->d.interval = 5;
+  o->d.resize_timeout = MORPH__RESIZE_TIMEOUT;
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);
   o->d.slots = cpus > 0 ? (int)cpus : 1;
   int c;

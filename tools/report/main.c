@@ -206,6 +206,8 @@ int main(int argc, char **argv)
     print_jobs(rep);
     printf("\nsize over time (size@seconds from the first submission; 0: ended)\n");
     morph__history_sizes(j, t0, stdout, NULL);
+    printf("\nfailed resizes (the job kept its size)\n");
+    morph__history_failures(j, t0, stdout);
     putchar('\n');
   }
   if (rc == 0) {

@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# Soak test of the reconfiguration runtime: one job of each example
+# application under every (MPI, mechanism) pair that exists here, each
+# resized again and again to random sizes 1..8 by a `morph run` schedule,
+# its result checked at the end (CHECK PASSED: the data survived every
+# resize). Open MPI runs live (spawn; relaunch once a spawn has hung) and
+# relaunch alone; MPICH as packaged has
+# no dynamic processes, so it runs relaunch only (docs/performance.md).
+#
+#   bench/soak.sh [--cycles N] [--seed S] [--build DIR]
+#
+# N resizes in total (default 1000), spread over the jobs; the seed
+# (printed; default: the time) fixes every size. A resize that rolls back
+# is allowed, but each job's rollbacks must be followed by a successful
+# resize. A job that does not end within its time limit is a hang (its
+# launcher's and job's output are kept under the work folder, printed).
+# Last line:
+#   RESULT soak_cycles=... soak_failures=... soak_hangs=... soak_rollbacks=... soak_s=...
+# Exit status 0 only when there was no failure and no hang.
+set -uo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+cycles=1000 seed=$(date +%s) build=${MORPH_BUILD:-$here/build}
+while [ $# -gt 0 ]; do
+  case $1 in
+  --cycles) cycles=$2; shift 2 ;;
+  --seed) seed=$2; shift 2 ;;
+  --build) build=$2; shift 2 ;;
+  *) echo "usage: bench/soak.sh [--cycles N] [--seed S] [--build DIR]" >&2; exit 2 ;;
+  esac
+done
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+bin=$build/bin
+[ -x "$bin/morph-run" ] || { echo "soak: no $bin/morph-run (build first)" >&2; exit 2; }
+work=$(mktemp -d /tmp/morph-soak.XXXXXX)
+export MORPH_CHECKPOINT_DIR=$work
+RANDOM=$seed
+echo "soak: seed $seed, $cycles resizes, work folder $work"
+
+# Arguments of each application for a job of k resizes, one every
+# STEP morph points (farm: a morph point per round of 20 tasks).
+STEP=8
+app_args() {
+  local app=$1 points=$(( (k + 2) * STEP ))
+  case $app in
+  jacobi) echo "--size 240 --iters $points --delay-ms 15" ;;
+  heat) echo "--size 96 --iters $points --delay-ms 15" ;;
+  # cg runs to convergence (its check needs it), about 2.25 x side iterations:
+  # a side of `points` keeps it going past the last resize.
+  cg) echo "--size $((points < 48 ? 48 : points)) --iters 100000 --delay-ms 15" ;;
+  nbody) echo "--size 128 --iters $points --delay-ms 15" ;;
+  farm) echo "--size $((points * 20)) --delay-ms 1" ;;
+  esac
+}
+
+# sched: k random sizes 1..8, each different from the one before (set
+# here, not echoed: a subshell would not advance the seeded RANDOM).
+schedule() {
+  local prev=$1 size i
+  sched=""
+  for i in $(seq 1 "$k"); do
+    size=$prev
+    while [ "$size" = "$prev" ]; do size=$((RANDOM % 8 + 1)); done
+    sched="$sched${sched:+,}$size@it$((i * STEP))"
+    prev=$size
+  done
+}
+
+# The report's outcomes ("ok" or an error name), one per resize.
+outcomes() { awk -F, 'NR > 1 { print $9 }' "$1"; }
+
+total=0 failures=0 hangs=0 rollbacks=0 jobs=0
+# ompi:auto is live, and relaunch after a spawn that hung (a hung spawn
+# thread cannot be taken back, so the runtime refuses live from then on:
+# forced live could never resize again after a rollback).
+combos="ompi:auto ompi:relaunch mpich:relaunch"
+apps="jacobi heat cg nbody farm"
+njobs=$(( $(echo $combos | wc -w) * $(echo $apps | wc -w) ))
+t0=$(date +%s.%N)
+n=0
+for combo in $combos; do
+  fl=${combo%%:*} mech=${combo#*:}
+  for app in $apps; do
+    k=$(( cycles / njobs + (n < cycles % njobs ? 1 : 0) ))
+    n=$((n + 1))
+    [ "$k" -gt 0 ] || continue
+    d=$work/$n-$app-$fl-$mech
+    mkdir -p "$d"
+    start=$((RANDOM % 8 + 1))
+    schedule "$start"
+    # Generous: under load a relaunch restart took up to 24 s here; a hang
+    # is a job that does not end at all, not a slow one.
+    limit=$((120 + 40 * k))
+    ( cd "$d" && timeout -k 10 $((limit + 20)) "$bin/morph-run" --job-id "soak-$$-$n" -n "$start" \
+        --mechanism "$mech" --timeout "$limit" --report r.csv --schedule "$sched" \
+        -- "$bin/$app.$fl" $(app_args "$app") > out 2> err )
+    rc=$?
+    jobs=$((jobs + 1))
+    done_k=$(outcomes "$d/r.csv" 2>/dev/null | wc -l)
+    rb=$(outcomes "$d/r.csv" 2>/dev/null | grep -vc '^ok$')
+    last_ok=$(outcomes "$d/r.csv" 2>/dev/null | grep -n '^ok$' | tail -1 | cut -d: -f1)
+    last_rb=$(outcomes "$d/r.csv" 2>/dev/null | grep -vn '^ok$' | tail -1 | cut -d: -f1)
+    total=$((total + done_k)) rollbacks=$((rollbacks + rb))
+    verdict=ok
+    if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+      verdict="HANG (limit ${limit} s)"; hangs=$((hangs + 1))
+    elif [ $rc -ne 0 ] || ! grep -q "CHECK PASSED" "$d/out"; then
+      verdict="FAILED (exit $rc, check: $(grep -m1 -o 'CHECK [A-Z]*' "$d/out" || echo none))"
+      failures=$((failures + 1))
+    elif [ "$done_k" -ne "$k" ]; then
+      verdict="FAILED ($done_k of $k resizes carried out)"; failures=$((failures + 1))
+    elif [ -n "$last_rb" ] && [ "${last_ok:-0}" -lt "$last_rb" ]; then
+      verdict="FAILED (no successful resize after the rollback of resize $last_rb)"
+      failures=$((failures + 1))
+    fi
+    printf 'soak: %-7s %-6s %-9s %2d -> [%s]: %d resizes, %d rolled back: %s\n' "$app" "$fl" \
+      "$mech" "$start" "$sched" "$done_k" "$rb" "$verdict"
+    if [ "$verdict" != ok ]; then
+      echo "  kept: $d"; tail -5 "$d/err" | sed 's/^/  | /'
+    else
+      rm -rf "$d"
+    fi
+  done
+done
+secs=$(echo "$(date +%s.%N) - $t0" | bc)
+[ $failures -eq 0 ] && [ $hangs -eq 0 ] && rm -rf "$work"
+printf 'RESULT soak_cycles=%d soak_failures=%d soak_hangs=%d soak_rollbacks=%d soak_s=%.0f\n' \
+  "$total" "$failures" "$hangs" "$rollbacks" "$secs"
+[ $failures -eq 0 ] && [ $hangs -eq 0 ]
