@@ -14,6 +14,7 @@ PACKAGES=(
   libcmocka-dev                       # unit tests
   munge libmunge-dev                  # authentication between hosts (MUNGE)
   procps psmisc                       # pgrep/pkill/killall used by tests
+  help2man                            # man pages of the tools (packaging/)
 )
 
 missing=()
