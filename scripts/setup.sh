@@ -12,8 +12,12 @@ PACKAGES=(
   gnuplot-nox                         # plots
   libscotch-dev                       # process mapping
   libcmocka-dev                       # unit tests
-  munge libmunge-dev                  # authentication between hosts (MUNGE)
   procps psmisc                       # pgrep/pkill/killall used by tests
+  iproute2 util-linux                 # emulated hosts: ip, nsenter, unshare, flock, setpriv
+  openssh-server openssh-client       # an sshd per emulated host, mpirun over ssh
+  munge libmunge-dev                  # MUNGE: one munged per emulated cluster; morph's TCP auth
+  slurm-wlm slurmdbd libslurm-dev     # scripts/slurm.sh; morphd's Slurm backend
+  mariadb-server                      # slurmdbd's database (more than one resize of a job)
   help2man                            # man pages of the tools (packaging/)
 )
 
