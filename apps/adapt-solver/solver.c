@@ -57,6 +57,8 @@ typedef struct solver {
   int rank, size;
   app_args a;
   double grow;      /* --grow F: the work per step rises linearly to F times */
+  double comm_ms;   /* --comm-ms C: emulated communication, C ms per other
+                       process, spent by the others inside MPI_Barrier */
   int timing;       /* --timing: print the calls' times and the CPU time */
   timing tm;
 } solver;
@@ -69,11 +71,22 @@ static void account(solver *s) {
 }
 
 /* Emulated work of a step: --work-ms, scaled by --grow over the run, so
- * that the workload rises as the tsunami's does in the thesis (Fig. 5.6). */
+ * that the workload rises as the tsunami's does in the thesis (Fig. 5.6);
+ * then --comm-ms: a cost that grows with the process count, which the
+ * other ranks pay while rank 0 waits for them in MPI (libmorph-prof counts
+ * rank 0's MPI time: the MPI-to-compute ratio the mtct policy reads). */
 static void work(const solver *s, int step, int steps) {
   app_args a = s->a;
   a.work_ms *= 1.0 + (s->grow - 1.0) * step / (steps > 1 ? steps - 1 : 1);
   app_work(&a, MORPH_ADAPT_COMM_WORLD);
+  if (s->comm_ms <= 0)
+    return;
+  if (s->rank != 0) {
+    double ms = s->comm_ms * (s->size - 1);
+    struct timespec ts = {(time_t)(ms / 1000), (long)(fmod(ms, 1000.0) * 1e6)};
+    nanosleep(&ts, NULL);
+  }
+  MPI_Barrier(MORPH_ADAPT_COMM_WORLD);
 }
 
 static void locate(solver *s, MPI_Comm world) {
@@ -123,38 +136,38 @@ static void phase2_step(solver *s, MPI_Comm world) {
 /* Counts and displacements moving a block distribution over `from`
  * processes to one over `to`, for the process of rank r of a communicator
  * holding both (ranks beyond one size hold nothing of it). */
-static void moves(const solver *s, int r, int from, int to, int *sc, int *sd, int *rc, int *rd,
-                  int np) {
-  int64_t of = r < from ? app_block_first(s->n, from, r) : 0;
-  int64_t ol = r < from ? app_block_len(s->n, from, r) : 0;
-  int64_t nf = r < to ? app_block_first(s->n, to, r) : 0;
-  int64_t nl = r < to ? app_block_len(s->n, to, r) : 0;
-  for (int p = 0; p < np; p++) {
-    int64_t pf = p < to ? app_block_first(s->n, to, p) : 0, pl = p < to ? app_block_len(s->n, to, p) : 0;
-    int64_t lo = of > pf ? of : pf, hi = of + ol < pf + pl ? of + ol : pf + pl;
-    sc[p] = hi > lo ? (int)(hi - lo) : 0, sd[p] = hi > lo ? (int)(lo - of) : 0;
-    int64_t qf = p < from ? app_block_first(s->n, from, p) : 0, ql = p < from ? app_block_len(s->n, from, p) : 0;
-    lo = qf > nf ? qf : nf, hi = qf + ql < nf + nl ? qf + ql : nf + nl;
-    rc[p] = hi > lo ? (int)(hi - lo) : 0, rd[p] = hi > lo ? (int)(lo - nf) : 0;
-  }
-}
+static void moves(const solver *s, int r, int from, int to, int *sc, int *sd, int *rc, int *rd,  /* morph */
+                  int np) {  /* morph */
+  int64_t of = r < from ? app_block_first(s->n, from, r) : 0;  /* morph */
+  int64_t ol = r < from ? app_block_len(s->n, from, r) : 0;  /* morph */
+  int64_t nf = r < to ? app_block_first(s->n, to, r) : 0;  /* morph */
+  int64_t nl = r < to ? app_block_len(s->n, to, r) : 0;  /* morph */
+  for (int p = 0; p < np; p++) {  /* morph */
+    int64_t pf = p < to ? app_block_first(s->n, to, p) : 0, pl = p < to ? app_block_len(s->n, to, p) : 0;  /* morph */
+    int64_t lo = of > pf ? of : pf, hi = of + ol < pf + pl ? of + ol : pf + pl;  /* morph */
+    sc[p] = hi > lo ? (int)(hi - lo) : 0, sd[p] = hi > lo ? (int)(lo - of) : 0;  /* morph */
+    int64_t qf = p < from ? app_block_first(s->n, from, p) : 0, ql = p < from ? app_block_len(s->n, from, p) : 0;  /* morph */
+    lo = qf > nf ? qf : nf, hi = qf + ql < nf + nl ? qf + ql : nf + nl;  /* morph */
+    rc[p] = hi > lo ? (int)(hi - lo) : 0, rd[p] = hi > lo ? (int)(lo - nf) : 0;  /* morph */
+  }  /* morph */
+}  /* morph */
 
 /* Leavers hand their cells over, joiners receive theirs: one all-to-all
  * over every process of the window, from the old block distribution to
  * the new one (Algorithm 4.2, lines 26-33). */
-static double *redistribute(const solver *s, MPI_Comm all, int from, int to) {
-  int r, np;
-  MPI_Comm_rank(all, &r);
-  MPI_Comm_size(all, &np);
-  int *v = malloc(sizeof(int) * 4 * (size_t)np);
-  double *nu = malloc(sizeof(double) * (size_t)(r < to ? app_block_len(s->n, to, r) + 1 : 1));
-  if (!v || !nu)
-    MPI_Abort(all, 2);
-  moves(s, r, from, to, v, v + np, v + 2 * np, v + 3 * np, np);
-  MPI_Alltoallv(s->u, v, v + np, MPI_DOUBLE, nu, v + 2 * np, v + 3 * np, MPI_DOUBLE, all);
-  free(v);
-  return nu;
-}
+static double *redistribute(const solver *s, MPI_Comm all, int from, int to) {  /* morph */
+  int r, np;  /* morph */
+  MPI_Comm_rank(all, &r);  /* morph */
+  MPI_Comm_size(all, &np);  /* morph */
+  int *v = malloc(sizeof(int) * 4 * (size_t)np);  /* morph */
+  double *nu = malloc(sizeof(double) * (size_t)(r < to ? app_block_len(s->n, to, r) + 1 : 1));  /* morph */
+  if (!v || !nu)  /* morph */
+    MPI_Abort(all, 2);  /* morph */
+  moves(s, r, from, to, v, v + np, v + 2 * np, v + 3 * np, np);  /* morph */
+  MPI_Alltoallv(s->u, v, v + np, MPI_DOUBLE, nu, v + 2 * np, v + 3 * np, MPI_DOUBLE, all);  /* morph */
+  free(v);  /* morph */
+  return nu;  /* morph */
+}  /* morph */
 
 /* The thesis's Resource_Adapt: begin, move data, sync counters, commit. */
 static void resource_adapt(solver *s, int *status, int *seen) {
@@ -171,9 +184,9 @@ static void resource_adapt(solver *s, int *status, int *seen) {
   if (*status != MPI_ADAPT_STATUS_JOINING)
     account(s);
   t = now();
-  int rolled_back = MPI_Comm_adapt_commit() != MPI_SUCCESS; /* leavers end morph */
+  int rolled_back = MPI_Comm_adapt_commit() != MPI_SUCCESS; /* morph */
   s->tm.commit += now() - t, s->tm.adapts++;
-  free(rolled_back ? s->u : old);          /* a rollback keeps the old cells morph */
+  free(rolled_back ? s->u : old);          /* morph */
   s->u = rolled_back ? old : s->u;                                         /* morph */
   locate(s, MORPH_ADAPT_COMM_WORLD);                                       /* morph */
   *status = MPI_ADAPT_STATUS_STAYING;                                      /* morph */
@@ -237,12 +250,13 @@ static void report(solver *s) {
 int main(int argc, char **argv) {
   int status, seen = 0;
   double t0 = now();
-  MPI_Init_adapt(&argc, &argv, &status);                   /* was MPI_Init    morph */
+  MPI_Init_adapt(&argc, &argv, &status);                   /* morph */
   solver s = {.a = {.size = 1000, .iters = 200, .check = 1}, .grow = 1};
   s.tm.init = now() - t0, s.tm.t0 = s.tm.last = t0;
   app_option opts[] = {
     {"grow", 'd', &s.grow, "work per step rises linearly to F times --work-ms (1)"},
     {"timing", 'i', &s.timing, "1: print each call's time and the CPU time (0)"},
+    {"comm-ms", 'd', &s.comm_ms, "emulated communication: C ms per other process (0)"},
     {NULL, 0, NULL, NULL}};
   int rc = app_parse(argc, argv, "two-phase iterative solver (Elastic MPI front-end).", &s.a, opts);
   if (rc != 0 || s.a.size < 3) {
@@ -251,7 +265,7 @@ int main(int argc, char **argv) {
   }
   s.n = s.a.size;
   locate(&s, MORPH_ADAPT_COMM_WORLD);
-  if (status == MPI_ADAPT_STATUS_JOINING) {                /* joiners bypass  morph */
+  if (status == MPI_ADAPT_STATUS_JOINING) {                /* morph */
     s.u = malloc(sizeof(double));                                          /* morph */
     resource_adapt(&s, &status, &seen);                                    /* morph */
   } else {                                                                 /* morph */
