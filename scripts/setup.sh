@@ -13,6 +13,7 @@ PACKAGES=(
   libscotch-dev                       # process mapping
   libcmocka-dev                       # unit tests
   procps psmisc                       # pgrep/pkill/killall used by tests
+  python3                             # tests/architecture/check-cycles.py
   iproute2 util-linux                 # emulated hosts: ip, nsenter, unshare, flock, setpriv
   openssh-server openssh-client       # an sshd per emulated host, mpirun over ssh
   munge libmunge-dev                  # MUNGE: one munged per emulated cluster; morph's TCP auth

@@ -5,6 +5,7 @@
 
 #include "morph/error.h"
 #include "relay.h"
+#include "resize.h"
 #include "report.h"
 #include "state.h"
 
@@ -14,6 +15,20 @@ static void add_note(morph__msg *m, const char *note)
   size_t n = strlen(m->text);
   if (note && n + 3 < sizeof m->text)
     snprintf(m->text + n, sizeof m->text - n, "%s%s", n ? "; " : "", note);
+}
+
+/* The early decision (dispatch.c) becomes the current one once the one
+ * before it is done, with its ACK if the job already sent it. */
+static void promote_early(struct morph__launch *r)
+{
+  if (!r->early.active || r->dec.active)
+    return;
+  r->dec = r->early;
+  r->early.active = 0;
+  if (r->early_acked) {
+    r->early_acked = 0;
+    morph__launch_resize_ack(r, &r->early_ack);
+  }
 }
 
 void morph__launch_decision_done(struct morph__launch *r, int outcome, int new_size,
@@ -37,6 +52,7 @@ void morph__launch_decision_done(struct morph__launch *r, int outcome, int new_s
   m.id = d->upstream_id;
   morph__launch_relay_send(r, &m, 1);
   d->active = 0;
+  promote_early(r);
 }
 
 void morph__launch_decision_lost(struct morph__launch *r, const char *why)

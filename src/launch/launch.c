@@ -21,7 +21,7 @@
 #include "relay.h"
 #include "report.h"
 #include "server.h"
-#include "signals.h"
+#include "common/signals.h"
 #include "state.h"
 
 static void set_count(const char *name, int value)
@@ -76,7 +76,7 @@ static int setup(struct morph__launch *r)
   /* Orphans of the launcher (a rank whose orted died) become our children,
    * so none escapes the final clean-up. */
   prctl(PR_SET_CHILD_SUBREAPER, 1);
-  morph__launch_signals_install();
+  morph__signals_install();
   choose_mpi(r);
   find_app(r);
   int rc = morph__launch_server_open(r);

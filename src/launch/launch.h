@@ -134,6 +134,12 @@ struct morph__launch {
   int n_old_checkpoints;
   struct morph__launch_decision dec;
   int settling;              /* waiting for the leavers of a live shrink */
+  /* The next iteration entry of the schedule, sent to the job while dec
+   * settles (dispatch.c): the job applies it at its iteration even if the
+   * leavers of dec are slow to exit. Its ACK waits here until dec is done. */
+  struct morph__launch_decision early;
+  int early_acked;
+  morph__msg early_ack;
   int next_sched;            /* index of the next schedule entry */
   int next_id;
   int seq;                   /* completed reconfigurations */

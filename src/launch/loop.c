@@ -16,7 +16,7 @@
 #include "relay.h"
 #include "resize.h"
 #include "server.h"
-#include "signals.h"
+#include "common/signals.h"
 #include "state.h"
 
 #define TICK_MS 100
@@ -119,7 +119,7 @@ static void stop_crashed(struct morph__launch *r)
 
 static void check_limits(struct morph__launch *r)
 {
-  int sig = morph__launch_signal_pending();
+  int sig = morph__signal_pending();
   double now = morph__launch_clock(r);
   if (sig) {
     morph__say(&r->log, 0, "got signal %d; stopping the job", sig);

@@ -41,11 +41,14 @@ static int floor_now(const struct morph__launch *r)
   if (!live || !r->connected || !r->app_exe[0] || !morph__launch_mpi_recovers(&r->opt->cmd))
     return -1;
   const struct morph__launch_decision *d = &r->dec;
-  if (!d->active)
-    return r->size;
-  if (d->acked > 0)
-    return d->ack.new_size; /* a live shrink whose leavers are still leaving */
-  return min_int(r->size, d->size);
+  int floor = r->size;
+  if (d->active && d->acked > 0)
+    floor = d->ack.new_size; /* a live shrink whose leavers are still leaving */
+  else if (d->active)
+    floor = min_int(r->size, d->size);
+  if (r->early.active) /* the job may apply it before d is done */
+    floor = min_int(floor, r->early.size);
+  return floor;
 }
 
 static int contains(const pid_t *pids, int n, pid_t pid)

@@ -35,7 +35,12 @@ void morph__launch_resize_settle_tick(struct morph__launch *r)
     return;
   struct morph__launch_decision *d = &r->dec;
   int n = morph__launch_procs_count(getpid(), r->app_exe);
-  if (n <= d->ack.new_size) {
+  /* An early decision that grows the job may have spawned its joiners:
+   * they are not leavers. */
+  int expect = d->ack.new_size;
+  if (r->early.active && r->early.size > expect)
+    expect = r->early.size;
+  if (n <= expect) {
     r->settling = 0;
     morph__launch_decision_done(r, MORPH_OK, d->ack.new_size,
                               n < 0 ? "cannot read /proc: leavers not verified" : NULL);

@@ -103,6 +103,10 @@ static void on_hello(struct morph__launch *r, const morph__msg *m)
 
 static void on_ack(struct morph__launch *r, const morph__msg *m)
 {
+  if (r->early.active && !r->early_acked && m->id == r->early.id) {
+    r->early_ack = *m, r->early_acked = 1; /* after the current one is done */
+    return;
+  }
   if (!r->dec.active || r->dec.acked > 0 || m->id != r->dec.id) {
     morph__say(&r->log, 0, "ignored an ACK for decision %d (expected %d)", m->id,
                r->dec.active ? r->dec.id : -1);
@@ -152,6 +156,9 @@ static void job_drop(struct morph__launch *r, const char *why)
   r->job_hello = 0;
   if (r->dec.active && r->dec.acked == 0)
     morph__launch_decision_lost(r, why);
+  if (r->early.active && !r->early_acked) {
+    r->early.active = 0, r->next_sched--; /* counted as not applied */
+  }
   if (r->phase != MORPH__LAUNCH_PH_RUNNING)
     return;
   if (!r->job_bye)

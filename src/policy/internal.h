@@ -96,7 +96,7 @@ int morph__scratch_reserve(morph__scratch *s, const morph_policy_snapshot *snap)
 void morph__scratch_free(morph__scratch *s);
 /* Checks the snapshot; `booked` has room for one int per node. */
 int morph__validate(const morph_policy_snapshot *snap, int *booked, char *msg, size_t size);
-void morph__pool_init(morph__pass *run);
+void morph__pass_count_free(morph__pass *run);
 
 /* Units of one allocation piece: 1 in NODE units, its slots in SLOT units. */
 int morph__piece_units(const morph_policy_snapshot *snap, const morph_policy_alloc *piece);

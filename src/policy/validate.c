@@ -151,7 +151,7 @@ int morph__validate(const morph_policy_snapshot *snap, int *booked, char *msg, s
 }
 
 /* Free units: slots on UP nodes; in NODE units wholly free UP nodes. */
-void morph__pool_init(morph__pass *run)
+void morph__pass_count_free(morph__pass *run)
 {
   const morph_policy_snapshot *snap = run->snap;
   int whole = snap->unit == MORPH_POLICY_UNIT_NODE;

@@ -5,36 +5,17 @@
  * periodic decision.
  */
 #include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "common/signals.h"
 #include "morph/error.h"
 #include "rms/morphd.h"
 
 #define TICK_MS 200
 #define STOP_WAIT_S 20.0
-
-/* The one global: set by SIGINT / SIGTERM, read by the loop. A signal
- * handler can do nothing else safely. */
-static volatile sig_atomic_t stop_signal;
-
-static void on_signal(int sig)
-{
-  stop_signal = sig;
-}
-
-void morph__daemon_signals(void)
-{
-  struct sigaction sa;
-  memset(&sa, 0, sizeof sa);
-  sa.sa_handler = on_signal;
-  sigaction(SIGINT, &sa, NULL);
-  sigaction(SIGTERM, &sa, NULL);
-  signal(SIGPIPE, SIG_IGN);
-}
 
 /* Pollable fds: [0] the listening socket, then the clients. */
 static int fill_poll(morph__daemon *d, struct pollfd *p, int *who)
@@ -90,7 +71,7 @@ static int running_jobs(const morph__daemon *d)
 static void drain(morph__daemon *d)
 {
   double until = morph__wall() + STOP_WAIT_S;
-  while (running_jobs(d) > 0 && morph__wall() < until && stop_signal == 0) {
+  while (running_jobs(d) > 0 && morph__wall() < until && morph__signal_pending() == 0) {
     poll_once(d);
     morph__events_drain(d);
   }
@@ -105,15 +86,15 @@ int morph__daemon_run(morph__daemon *d)
              v.unit == MORPH_POLICY_UNIT_NODE ? "nodes" : "slots", v.nnodes,
              morph_policy_name(d->policy), d->jpath);
   d->dirty = 1;
-  while (!d->stop && stop_signal == 0) {
+  while (!d->stop && morph__signal_pending() == 0) {
     poll_once(d);
     morph__events_drain(d);
     decide(d);
   }
   if (d->stop == 2)
     drain(d);
-  if (stop_signal)
-    morph__say(&d->log, 0, "signal %d: stopping; running jobs keep running", (int)stop_signal);
+  if (morph__signal_pending())
+    morph__say(&d->log, 0, "signal %d: stopping; running jobs keep running", morph__signal_pending());
   return MORPH_OK;
 }
 

@@ -1,6 +1,6 @@
 /*
  * morphd: one context struct passed to every function (there is no global
- * state except the documented signal flag in daemon.c), one file per
+ * state except the stop-signal flag of common/signals.c), one file per
  * concern. Control flows one way, each file calling only those below it:
  *
  *   daemon.c      the poll() loop, shutdown                  (setup.c: start)
@@ -97,8 +97,6 @@ int morph__daemon_init(morph__daemon *d, const morph__daemon_opts *opt);
 /* daemon.c */
 int morph__daemon_run(morph__daemon *d);
 void morph__daemon_fini(morph__daemon *d);
-/* Signal flag setup (SIGINT, SIGTERM stop the loop; jobs keep running). */
-void morph__daemon_signals(void);
 
 /* conn.c */
 void morph__conn_accept(morph__daemon *d);

@@ -10,6 +10,7 @@
 
 #include "morph/error.h"
 #include "rms/client.h"
+#include "common/signals.h"
 #include "rms/morphd.h"
 
 static const char usage_text[] =
@@ -200,7 +201,7 @@ int main(int argc, char **argv)
   morph__daemon *d = calloc(1, sizeof *d);
   if (!d)
     return 1;
-  morph__daemon_signals();
+  morph__signals_install();
   rc = morph__daemon_init(d, &o.d);
   if (rc != MORPH_OK) {
     fprintf(stderr, "morph daemon: %s\n", d->errmsg);
