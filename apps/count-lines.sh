@@ -11,18 +11,20 @@ if [ $md -eq 1 ]; then
   echo "| application | front-end | malleability lines | source lines |"
   echo "|---|---|---:|---:|"
 else
-  printf '%-8s %-8s %6s %6s\n' app api morph sloc
+  printf '%-12s %-11s %6s %6s\n' app api morph sloc
 fi
 for src in */*.c; do
   case $src in common/*) continue ;; esac
   app=${src%%/*}
   api=native
   grep -q 'morph/dmr.h' "$src" && api=DMRlib
+  grep -q 'morph/adapt.h' "$src" && api='Elastic MPI'
+  grep -q 'morph/pcm.h' "$src" && api=PCM
   marked=$(grep -c '/\* morph \*/[[:space:]]*$' "$src")
   sloc=$(grep -cvE '^[[:space:]]*$|^[[:space:]]*(/?\*|//)' "$src")
   if [ $md -eq 1 ]; then
     echo "| $app | $api | $marked | $sloc |"
   else
-    printf '%-8s %-8s %6s %6s\n' "$app" "$api" "$marked" "$sloc"
+    printf '%-12s %-11s %6s %6s\n' "$app" "$api" "$marked" "$sloc"
   fi
 done

@@ -192,17 +192,29 @@ int morph_set_inhibitors(morph_ctx *ctx, double period, int iterations);
 
 /*
  * Registered data. All processes register the same names, kinds, types and
- * global sizes in the same order, before their first morph_point(); the
- * first reconfiguration checks this and fails with MORPH_EMISMATCH (old size
- * kept) if they differ. Names are unique per context (MORPH_EEXIST).
- * `type` must be a committed datatype; morph keeps its own copy, so the
- * caller may free its handle after registering. Element sizes are taken
- * from its extent.
+ * global sizes in the same order, before their first morph_point() (or
+ * morph_probe()); the first reconfiguration checks this and fails with
+ * MORPH_EMISMATCH (rolled back, old size kept) if they differ. Names are
+ * unique per context. `type` must be a committed datatype; morph keeps its
+ * own copy, so the caller may free its handle after registering. Element
+ * sizes are taken from its extent.
+ *
+ * Errors, common to every morph_data_* call (each states its own below):
+ *   MORPH_EINVAL   ctx NULL; name NULL, empty or 64 characters or longer;
+ *                  type MPI_DATATYPE_NULL or of extent <= 0;
+ *   MORPH_EEXIST   a registration of that name exists;
+ *   MORPH_ESTATE   called inside an adaptation window (between
+ *                  morph_begin() and morph_commit());
+ *   MORPH_ENOMEM, MORPH_EMPI (the datatype could not be copied).
+ * State after an error: nothing is registered, earlier registrations and
+ * the caller's buffers are unchanged, morph_errmsg() says why.
  */
 
 /* Data every process holds a full copy of (the step counter, parameters,
  * small user state). At a reconfiguration rank 0's copy is sent to the
- * joiners. `buf` stays owned by the caller. */
+ * joiners. `buf` stays owned by the caller and must stay valid while the
+ * context is open. Errors: the common ones; MORPH_EINVAL also for buf NULL
+ * or count < 0. */
 int morph_data_replicated(morph_ctx *ctx, const char *name, void *buf, int count,
                           MPI_Datatype type);
 
@@ -212,14 +224,17 @@ int morph_data_replicated(morph_ctx *ctx, const char *name, void *buf, int count
  * length parts allowed). morph allocates the local part and stores its
  * address in *buf; after every reconfiguration *buf points to the new local
  * part (the old one is freed). Initial contents are zero for NEW processes.
- * Errors: MORPH_EINVAL, MORPH_EEXIST, MORPH_ENOMEM (nothing registered).
+ * Errors: the common ones; MORPH_EINVAL also for buf NULL or global_count
+ * < 0; MORPH_ENOMEM when the local part cannot be allocated. On error *buf
+ * is not written.
  */
 int morph_data_block(morph_ctx *ctx, const char *name, void **buf, int64_t global_count,
                      MPI_Datatype type);
 
 /* Like morph_data_block, but distributed block-cyclically: block b (of
  * `block` elements, the last may be shorter) belongs to rank b mod P and
- * the local part holds a rank's blocks in increasing order. */
+ * the local part holds a rank's blocks in increasing order. Errors: those
+ * of morph_data_block; MORPH_EINVAL also for block < 1. */
 int morph_data_block_cyclic(morph_ctx *ctx, const char *name, void **buf, int64_t global_count,
                             int64_t block, MPI_Datatype type);
 
@@ -230,7 +245,9 @@ int morph_data_block_cyclic(morph_ctx *ctx, const char *name, void **buf, int64_
  * morph_data_block does. *count is the local length: set it before
  * morph_point() (the local part may grow or shrink between iterations; the
  * caller then reallocates *buf with malloc/realloc, which morph frees), and
- * morph updates it with *buf after a reconfiguration.
+ * morph updates it with *buf after a reconfiguration. Errors: the common
+ * ones; MORPH_EINVAL also for buf or count NULL, or *count < 0. Neither
+ * *buf nor *count is written on error.
  */
 int morph_data_varcount(morph_ctx *ctx, const char *name, void **buf, int64_t *count,
                         MPI_Datatype type);
@@ -240,7 +257,9 @@ int morph_data_varcount(morph_ctx *ctx, const char *name, void **buf, int64_t *c
  * to new rank r mod N (a staying process gets its own back), and every
  * process of the new size calls unpack() with the blobs it received, in old-
  * rank order (possibly none). pack() returns 0 or a negative morph code and
- * hands over a malloc'ed buffer that morph frees. */
+ * hands over a malloc'ed buffer that morph frees; a failure of either rolls
+ * the reconfiguration back. Errors: the common ones (type does not apply);
+ * MORPH_EINVAL also for cb NULL or without pack or unpack. */
 typedef struct morph_callbacks {
   int (*pack)(void *arg, void **blob, size_t *len);
   int (*unpack)(void *arg, int nblobs, void *const *blobs, const size_t *lens);
@@ -275,10 +294,123 @@ int64_t morph_local_offset(const morph_ctx *ctx, const char *name);
  * keeps its old communicator, rank and data, the failure is logged and
  * reported to the launcher, and morph_point() returns MORPH_OK with status
  * MORPH_STAYING; morph_last_report() gives the reason (outcome != 0).
- * Errors (returned): MORPH_ESTATE (called after LEAVING), MORPH_EMPI (the
+ * Errors (returned): MORPH_ESTATE (called after LEAVING, inside an open
+ * window, or on a context a front-end claimed), MORPH_EMPI (the
  * communicator itself failed; the job cannot continue safely).
+ * morph_point() is built on the split form below.
  */
 int morph_point(morph_ctx *ctx, morph_status *status);
+
+/*
+ * The split form of the reconfiguration point, for codes that must do work
+ * between "a change is coming" and "it happens": the Elastic MPI and PCM
+ * front-ends, DMRlib's user redistribution functions, or an application
+ * that moves some of its data itself. morph_point() is exactly
+ *
+ *     morph_probe(ctx, &ch);
+ *     if (ch.pending) { morph_begin(ctx, &win); morph_commit(ctx, MORPH_OK, status); }
+ *
+ * and the adaptation window of docs/runtime.md is the same state machine:
+ * morph_begin() runs PREPARE (joiners spawned and merged, stayers split
+ * off) and MOVE (registered data copied into new buffers, not yet
+ * installed), then returns with the window open; morph_commit() runs the
+ * vote, then COMMIT or ROLLBACK. Between the two every process (joiners
+ * included) may communicate on the window's communicators.
+ *
+ *     probe --(pending)--> begin --> application's own transfers --> commit
+ *
+ * A joiner's first call is morph_begin() (its change is pending from
+ * morph_open() on); it may call morph_probe() first, which reports it.
+ */
+
+/* What morph_probe() found. */
+typedef struct morph_change {
+  int pending;             /* 1: a reconfiguration must begin now */
+  morph_status status;     /* what this process will be: STAYING or LEAVING
+                              (JOINING on a joiner); STAYING if none */
+  int old_size, new_size;  /* equal when nothing is pending */
+  morph_mechanism mechanism; /* how it will be carried out */
+} morph_change;
+
+/*
+ * Is a decision pending? All processes, collective, once per iteration
+ * like morph_point() (it counts the iteration and honours the inhibitors:
+ * rank 0 asks the launcher and broadcasts). If change->pending is 1, the
+ * next reconfiguration call must be morph_begin().
+ * Errors (nothing changed, no window): MORPH_EINVAL (NULL argument),
+ * MORPH_ESTATE (a window is open, the process is LEAVING, or the context is
+ * driven by a front-end: see morph_frontend_claim), MORPH_EMPI (the
+ * broadcast failed; the job cannot continue safely).
+ */
+int morph_probe(morph_ctx *ctx, morph_change *change);
+
+/* The adaptation window, as morph_begin() opens it. Communicators belong
+ * to morph and are valid until morph_commit() returns. */
+typedef struct morph_window_info {
+  morph_status status;     /* this process: STAYING, LEAVING or JOINING */
+  int staying, leaving, joining; /* how many processes of each */
+  int old_size, new_size;
+  MPI_Comm comm;           /* every process of the window, old and new: the
+                              old processes in their order, then joiners
+                              (live); MPI_COMM_NULL under relaunch */
+  MPI_Comm intercomm;      /* live expansion: old processes (local group on
+                              them) and joiners (local group on joiners);
+                              MPI_COMM_NULL otherwise */
+  MPI_Comm newcomm;        /* the processes after the change, stayers in
+                              their order then joiners: morph_comm() after
+                              the commit; MPI_COMM_NULL on leavers and under
+                              relaunch */
+  int old_rank, new_rank;  /* this process's ranks; -1 where not a member */
+} morph_window_info;
+
+/*
+ * Opens the adaptation window of the pending change. All processes of the
+ * window, collective: the old processes after a morph_probe() that found
+ * it pending, and the joiners. On return joiners exist and registered data
+ * sits in new buffers; *info says who is who. Under relaunch the window
+ * only checkpoints registered data: no process of the new size exists yet,
+ * so there is nothing to send to; at the commit every process LEAVES and
+ * the launcher starts the job again.
+ * Errors: MORPH_EINVAL (NULL argument); MORPH_ESTATE (no change pending,
+ * a window already open, a front-end's context): nothing changed.
+ * A failure of the window itself (a spawn that fails or hangs, registrations
+ * that differ) is not returned here: morph_begin() returns MORPH_OK with
+ * the window open in a failed state (info->new_size == info->old_size, no
+ * joiners), and morph_commit() rolls it back and returns MORPH_EABORTED.
+ */
+int morph_begin(morph_ctx *ctx, morph_window_info *info);
+
+/*
+ * Closes the window: every process of the window votes with `outcome`
+ * (MORPH_OK, or the error of the application's own transfers), the
+ * stayers agree, and the change takes effect or is rolled back. *status is
+ * this process's status afterwards: STAYING (fetch morph_comm(), rank and
+ * size again), JOINING on a joiner's first commit, or LEAVING (call
+ * morph_finalize()). Collective over the processes of the window.
+ * Errors: MORPH_EINVAL (NULL argument); MORPH_ESTATE (no window open,
+ * e.g. commit without begin, or a front-end's context): nothing changed.
+ * MORPH_EABORTED: rolled back, every process keeps its old communicator,
+ * rank and registered data, joiners are gone; data the application moved
+ * itself is its own to restore (keep the old copy until the commit
+ * returns). MORPH_EMPI: a process died and the old size cannot be restored
+ * (as for morph_point()).
+ */
+int morph_commit(morph_ctx *ctx, int outcome, morph_status *status);
+
+/*
+ * For front-ends (morph/dmr.h, morph/adapt.h, morph/pcm.h): a front-end
+ * that drives a context claims it, so that the application cannot drive
+ * it through the native reconfiguration calls as well (they would take
+ * decisions and windows from under the front-end). After the claim,
+ * morph_point(), morph_probe(), morph_begin() and morph_commit() fail with
+ * MORPH_ESTATE ("this context is driven by the <name> front-end") unless
+ * called between morph_frontend_enter() and morph_frontend_leave(), which
+ * the front-end does around its own calls. Errors: MORPH_EINVAL (NULL),
+ * MORPH_EBUSY (claimed by another front-end: its name is in the message).
+ */
+int morph_frontend_claim(morph_ctx *ctx, const char *name);
+void morph_frontend_enter(morph_ctx *ctx);
+void morph_frontend_leave(morph_ctx *ctx);
 
 /* Report of one reconfiguration attempt. Times in seconds, measured on
  * rank 0; bytes_moved is the total over all processes. */

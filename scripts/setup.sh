@@ -20,6 +20,7 @@ PACKAGES=(
   slurm-wlm slurmdbd libslurm-dev     # scripts/slurm.sh; morphd's Slurm backend
   mariadb-server                      # slurmdbd's database (more than one resize of a job)
   clang                               # libFuzzer harnesses (tests/fuzz, MORPH_FUZZ)
+  help2man                            # man pages of the tools (packaging/)
 )
 
 missing=()

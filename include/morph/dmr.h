@@ -27,14 +27,16 @@
  * and only joiners start, from main(): DMR_Is_new() tells them apart and
  * DMR_Step() gives a joiner the iteration to resume at; the computation
  * uses DMR_COMM_WORLD instead of MPI_COMM_WORLD; sizes are arbitrary (not
- * only multiples); redistribution functions must be the predefined ones
- * (or user functions made of them, as the paper's CG example); a process
- * that leaves ends inside DMR_RECONFIG, as DMRlib's parents do.
+ * only multiples); redistribution functions are the predefined ones or the
+ * user's own (Listing 3, with MPI_Send / MPI_Recv on DMR_INTERCOMM, live
+ * mechanism); a process that leaves ends inside DMR_RECONFIG, as DMRlib's
+ * parents do.
  *
  * Context. DMR_Init() creates the single process-wide context that the
  * DMRlib API shape assumes (its calls take no handle); it lives in
  * src/dmr/context.c and nowhere else. DMR_Morph() hands out the morph
- * context underneath for anything the DMRlib API lacks.
+ * context underneath for anything the DMRlib API lacks; the front-end has
+ * claimed it, so its native reconfiguration calls fail (MORPH_ESTATE).
  *
  * Errors. Functions that return int return MORPH_OK or a negative code of
  * morph/error.h. The Table 1 functions return void, as in DMRlib: if one of
@@ -73,12 +75,22 @@ int DMR_Step(void);
 MPI_Comm DMR_Comm(void);
 #define DMR_COMM_WORLD DMR_Comm()
 
-/* DMRlib's parent-child intercommunicator has no counterpart: no process
- * runs a send and a receive function against separate parent and child
- * groups. DMR_INTERCOMM is the communicator of all processes after the
- * reconfiguration, on which the Recv functions run collectively. */
+/* Inside DMR_RECONFIG, the communicator of every process of the change:
+ * the parents (the processes before it) in their order, then the joiners,
+ * so that a parent's rank is its rank before and a child's its rank after
+ * (paper 000, Listing 3: MPI_Send to dst_rank, MPI_Recv from src_rank).
+ * It is an intracommunicator, not DMRlib's parent-child intercommunicator:
+ * a process that stays is both a parent and a child. Outside
+ * DMR_RECONFIG it is DMR_COMM_WORLD. */
 MPI_Comm DMR_Intercomm(void);
 #define DMR_INTERCOMM DMR_Intercomm()
+
+/* Inside DMR_RECONFIG: how many processes there were before the change
+ * (DMRlib's parents) and will be after it (its children); outside, both
+ * are the current size. What Listing 3 calls comm_world_nprocs and
+ * dmr_intercomm_nprocs on either side (docs/dmr-compat.md). */
+int MORPH_DMR_parents(void);
+int MORPH_DMR_children(void);
 
 /* The morph context underneath (NULL before DMR_Init). */
 morph_ctx *DMR_Morph(void);
@@ -130,36 +142,44 @@ void DMR_Recv_shrink_blockcyclic(void **data, MPI_Datatype type, int *n, int *si
 
 /* Internals of DMR_RECONFIG; not for direct use. */
 enum { DMR__NONE, DMR__EXPAND, DMR__SHRINK };
-int DMR__capture(void);
-int DMR__point(void);
+int DMR__probe(void);
+int DMR__sending(void);
+int DMR__sent(void);
 void DMR__done(void);
 
 /*
  * The reconfiguration point (Listing 1). Every process, once per iteration.
- * The Send expression is evaluated first, to note where the data is; then
- * morph_point() carries out a pending decision; then, if the size changed,
- * every process of the new size evaluates the Recv expression, and a
- * process that left ends here. `compute` is type-checked but never called:
- * processes that stay are already inside it, and joiners enter it from main.
- * send_shrink is never evaluated: the data named by send_expand is what
- * moves in both directions, so both must name the same arrays.
+ * Cheap when no change is pending: a probe, nothing evaluated. When one is:
+ * the processes that were there before (DMRlib's parents) evaluate the
+ * Send expression of the change's direction (send_expand or send_shrink),
+ * then every process of the new size (the children: stayers and joiners)
+ * evaluates the Recv expression, inside the adaptation window; a process
+ * that leaves ends after its Send expression. `compute` is type-checked
+ * but never called: processes that stay are already inside it, and
+ * joiners enter it from main. The Send and Recv expressions may be the
+ * predefined functions of Table 1 or functions of the user's, such as
+ * Listing 3's, sending and receiving on DMR_INTERCOMM (live mechanism).
  */
 #define DMR_RECONFIG(compute, send_expand, recv_expand, send_shrink, recv_shrink) \
   do {                                                                           \
-    if (0) {                                                                     \
+    if (0)                                                                       \
       (void)(compute);                                                           \
-      (void)(send_shrink);                                                       \
-    }                                                                            \
-    if (DMR__capture())                                                          \
-      (void)(send_expand);                                                       \
-    switch (DMR__point()) {                                                      \
+    switch (DMR__probe()) {                                                      \
     case DMR__EXPAND:                                                            \
-      (void)(recv_expand);                                                       \
-      DMR__done();                                                               \
+      if (DMR__sending())                                                        \
+        (void)(send_expand);                                                     \
+      if (DMR__sent()) {                                                         \
+        (void)(recv_expand);                                                     \
+        DMR__done();                                                             \
+      }                                                                          \
       break;                                                                     \
     case DMR__SHRINK:                                                            \
-      (void)(recv_shrink);                                                       \
-      DMR__done();                                                               \
+      if (DMR__sending())                                                        \
+        (void)(send_shrink);                                                     \
+      if (DMR__sent()) {                                                         \
+        (void)(recv_shrink);                                                     \
+        DMR__done();                                                             \
+      }                                                                          \
       break;                                                                     \
     default:                                                                     \
       break;                                                                     \

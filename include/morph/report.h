@@ -146,11 +146,27 @@ int morph_report_write_summary_csv(const morph_report *rep, FILE *out);
  * Errors: MORPH_EIO. */
 int morph_report_write_timeline_csv(const morph_report *rep, FILE *out);
 
-/* Writes <dir>/<prefix>-{jobs,summary,timeline,completed}.csv, a gnuplot
+/* The per-job chart as rectangles, one row per job in submission order
+ * (at most 60 rows: beyond 60 jobs, consecutive jobs share a row and it
+ * shows their sum): row,label,t0,t1,y0,y1,phase,amount. Times are seconds
+ * since the first submission; phase "wait" spans the time jobs of the row
+ * wait (amount: how many), "run" the units they hold (amount), one
+ * rectangle per constant value, so every grow and shrink starts a new one.
+ * y0,y1 place the band in [row, row + 1), its height scaled by the largest
+ * amount of its phase in the chart. Errors: MORPH_EIO, MORPH_ENOMEM. */
+int morph_report_write_gantt_csv(const morph_report *rep, FILE *out);
+
+/* Mean waiting and execution time of the completed jobs of each row of the
+ * per-job chart (same rows): row,label,completed,wait,exec.
+ * Errors: MORPH_EIO, MORPH_ENOMEM. */
+int morph_report_write_jobbars_csv(const morph_report *rep, FILE *out);
+
+/* Writes <dir>/<prefix>-{jobs,summary,timeline,completed,gantt,jobbars}.csv, a gnuplot
  * script <dir>/<prefix>.gp and, if gnuplot runs, PNG and SVG plots:
  * <prefix>-timeline (allocated units and running jobs over time),
- * <prefix>-completed (completed jobs per interval, paper 000 Fig. 5) and
- * <prefix>-jobs (waiting and execution time per job, Fig. 6).
+ * <prefix>-completed (completed jobs per interval, paper 000 Fig. 5),
+ * <prefix>-jobs (waiting and execution time per job as stacked bars, Fig. 6;
+ * means per row beyond 60 jobs) and <prefix>-gantt (the per-job chart).
  * Errors: MORPH_EIO (files); MORPH_ENOSYS when gnuplot is missing or fails
  * (the CSV files and the script are written anyway). */
 int morph_report_plot(const morph_report *rep, const char *dir, const char *prefix);

@@ -11,6 +11,8 @@
 
 #include "internal.h"
 
+#define TAG_BLOB 7410
+
 static int64_t unit_bytes(const dmr__slot *s) {
   MPI_Aint lb, extent;
   MPI_Type_get_extent(s->type, &lb, &extent);
@@ -19,21 +21,24 @@ static int64_t unit_bytes(const dmr__slot *s) {
 
 int dmr__pack(void *arg, void **blob, size_t *len) {
   dmr__ctx *c = arg;
-  size_t bytes = sizeof(dmr__blob_head) + (size_t)c->nslots * sizeof(dmr__blob_slot);
-  for (int k = 0; k < c->nslots; k++)
+  /* In a live window the arrays travel by dmr__exchange instead: morph's
+   * own delivery comes at the commit, after the Recv expression. */
+  int nslots = c->exchanging ? 0 : c->nslots;
+  size_t bytes = sizeof(dmr__blob_head) + (size_t)nslots * sizeof(dmr__blob_slot);
+  for (int k = 0; k < nslots; k++)
     bytes += (size_t)(c->slots[k].units * unit_bytes(&c->slots[k]));
   char *b = malloc(bytes), *at = b;
   if (!b)
     return MORPH_ENOMEM;
-  dmr__blob_head h = {c->old_rank, c->old_size, c->nslots, 0};
+  dmr__blob_head h = {c->old_rank, c->old_size, nslots, 0};
   memcpy(at, &h, sizeof h);
   at += sizeof h;
-  for (int k = 0; k < c->nslots; k++, at += sizeof(dmr__blob_slot)) {
+  for (int k = 0; k < nslots; k++, at += sizeof(dmr__blob_slot)) {
     const dmr__slot *s = &c->slots[k];
     dmr__blob_slot d = {s->cyclic, 0, s->units, s->block, unit_bytes(s)};
     memcpy(at, &d, sizeof d);
   }
-  for (int k = 0; k < c->nslots; k++) {
+  for (int k = 0; k < nslots; k++) {
     size_t n = (size_t)(c->slots[k].units * unit_bytes(&c->slots[k]));
     if (n)
       memcpy(at, c->slots[k].data, n);
@@ -131,6 +136,8 @@ static int unpack_all(dmr__ctx *c, int nblobs, void *const *blobs, const size_t 
 /* Keeps copies: morph owns the blobs it hands over. */
 int dmr__unpack(void *arg, int nblobs, void *const *blobs, const size_t *lens) {
   dmr__ctx *c = arg;
+  if (c->exchanging) /* the live window's arrays arrived by dmr__exchange */
+    return MORPH_OK;
   dmr__drop_received(c);
   c->held_ranks = calloc((size_t)nblobs + 1, sizeof *c->held_ranks);
   int rc = c->held_ranks ? unpack_all(c, nblobs, blobs, lens) : MORPH_ENOMEM;
@@ -167,4 +174,54 @@ int dmr__kind(dmr__ctx *c) {
     return DMR__NONE;
   }
   return morph_size(c->m) >= c->shared[DMR__SH_SIZE] ? DMR__EXPAND : DMR__SHRINK;
+}
+
+/* Receives the blobs of the old ranks r with r mod new_size == me, in
+ * increasing r, and unpacks them. */
+static void receive_blobs(dmr__ctx *c, MPI_Comm comm, int me, int from, int to) {
+  int n = me < from ? (from - 1 - me) / to + 1 : 0;
+  void **blobs = calloc((size_t)n + 1, sizeof *blobs);
+  size_t *lens = calloc((size_t)n + 1, sizeof *lens);
+  if (!blobs || !lens)
+    dmr__fatal(c, "out of memory receiving the arrays");
+  for (int i = 0, r = me; i < n; i++, r += to) {
+    MPI_Status st;
+    int count;
+    MPI_Probe(r, TAG_BLOB, comm, &st);
+    MPI_Get_count(&st, MPI_BYTE, &count);
+    if (!(blobs[i] = malloc((size_t)count + 1)))
+      dmr__fatal(c, "out of memory receiving the arrays");
+    lens[i] = (size_t)count;
+    MPI_Recv(blobs[i], count, MPI_BYTE, r, TAG_BLOB, comm, MPI_STATUS_IGNORE);
+  }
+  c->exchanging = 0;
+  int rc = dmr__unpack(c, n, blobs, lens);
+  c->exchanging = 1;
+  for (int i = 0; i < n; i++)
+    free(blobs[i]);
+  free(blobs);
+  free(lens);
+  if (rc != MORPH_OK)
+    dmr__fatal(c, "receiving the arrays failed: %s", morph_strerror(rc));
+}
+
+void dmr__exchange(dmr__ctx *c) {
+  const morph_window_info *w = &c->win;
+  int me, from = w->old_size, to = w->new_size;
+  MPI_Comm_rank(w->comm, &me);
+  void *blob = NULL;
+  size_t len = 0;
+  MPI_Request req = MPI_REQUEST_NULL;
+  if (me < from) { /* a parent: old rank me's blob goes to new rank me mod to */
+    c->exchanging = 0;
+    int rc = dmr__pack(c, &blob, &len);
+    c->exchanging = 1;
+    if (rc != MORPH_OK)
+      dmr__fatal(c, "packing the arrays failed: %s", morph_strerror(rc));
+    MPI_Isend(blob, (int)len, MPI_BYTE, me % to, TAG_BLOB, w->comm, &req);
+  }
+  if (w->status != MORPH_LEAVING)
+    receive_blobs(c, w->comm, me, from, to);
+  MPI_Wait(&req, MPI_STATUS_IGNORE);
+  free(blob);
 }

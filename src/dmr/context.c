@@ -26,15 +26,54 @@ static int register_all(dmr__ctx *c) {
   return rc;
 }
 
-/* A joiner completes the point it was created for now, so that its data
- * and step are there before it enters compute(); its first DMR_RECONFIG
- * then only runs the Recv functions. */
+MPI_Comm dmr__comm(const dmr__ctx *c) {
+  return c->in_window ? c->win.newcomm : morph_comm(c->m);
+}
+
+int dmr__rank(const dmr__ctx *c) {
+  int r = -1;
+  if (dmr__comm(c) != MPI_COMM_NULL)
+    MPI_Comm_rank(dmr__comm(c), &r);
+  return r;
+}
+
+int dmr__size(const dmr__ctx *c) { return c->in_window ? c->win.new_size : morph_size(c->m); }
+
+/* The joiners need the step and the settings before their first
+ * DMR_RECONFIG (DMR_Step in main), earlier than the commit installs
+ * replicated data: the window's communicator carries them now. */
+void dmr__open_window(dmr__ctx *c) {
+  c->exchanging = morph_get_status(c->m) == MORPH_JOINING || c->live;
+  morph_frontend_enter(c->m);
+  int rc = morph_begin(c->m, &c->win);
+  morph_frontend_leave(c->m);
+  if (rc != MORPH_OK)
+    dmr__fatal(c, "morph_begin: %s (%s)", morph_strerror(rc), morph_errmsg(c->m));
+  c->in_window = 1;
+  if (c->win.comm != MPI_COMM_NULL && c->win.joining > 0) {
+    MPI_Bcast(c->shared, DMR__SH_COUNT, MPI_INT64_T, 0, c->win.comm);
+    MPI_Bcast(&c->period, 1, MPI_DOUBLE, 0, c->win.comm);
+  }
+}
+
+/* A joiner of a live expansion opens the window it was created for now,
+ * so that its step is there before it enters compute(); its first
+ * DMR_RECONFIG runs the Recv expression inside that window. A process
+ * restarted by a relaunch restores its data here. */
 static int join(dmr__ctx *c) {
-  morph_status st;
-  int rc = morph_point(c->m, &st);
-  if (rc == MORPH_OK)
+  morph_change ch;
+  morph_frontend_enter(c->m);
+  int rc = morph_probe(c->m, &ch);
+  morph_frontend_leave(c->m);
+  if (rc != MORPH_OK)
+    return rc;
+  if (!ch.pending) { /* relaunched: the data came from the checkpoint */
     c->resume = dmr__kind(c);
-  return rc;
+    return MORPH_OK;
+  }
+  dmr__open_window(c);
+  c->resume = DMR__EXPAND;
+  return MORPH_OK;
 }
 
 int DMR_Init(const morph_options *opts) {
@@ -53,7 +92,9 @@ int DMR_Init(const morph_options *opts) {
   }
   the_ctx = c;
   c->is_new = morph_get_status(c->m) == MORPH_NEW;
-  rc = register_all(c);
+  rc = morph_frontend_claim(c->m, "DMRlib (morph/dmr.h)");
+  if (rc == MORPH_OK)
+    rc = register_all(c);
   if (rc == MORPH_OK && !c->is_new)
     rc = join(c);
   if (rc != MORPH_OK)
@@ -84,7 +125,17 @@ int DMR_Step(void) {
 
 MPI_Comm DMR_Comm(void) { return the_ctx ? morph_comm(the_ctx->m) : MPI_COMM_NULL; }
 
-MPI_Comm DMR_Intercomm(void) { return DMR_Comm(); }
+/* Inside DMR_RECONFIG every process of the change, parents first in their
+ * order, then the children (Listing 3's dst_rank and src_rank); the first
+ * use in a Send function opens the window, so that the children exist. */
+MPI_Comm DMR_Intercomm(void) {
+  dmr__ctx *c = the_ctx;
+  if (!c)
+    return MPI_COMM_NULL;
+  if (c->pending && !c->in_window)
+    dmr__open_window(c);
+  return c->in_window ? c->win.comm : morph_comm(c->m);
+}
 
 int DMR_Set_parameters(int min, int max, int pref) {
   dmr__ctx *c = the_ctx;
@@ -131,4 +182,14 @@ int DMR_Set_sched_iterations(int iterations) {
   if (iterations == c->shared[DMR__SH_ITERS])
     return MORPH_OK;
   return set_inhibitors(c, c->period, iterations);
+}
+
+int MORPH_DMR_parents(void) {
+  dmr__ctx *c = the_ctx;
+  return !c ? 0 : c->in_window ? c->win.old_size : morph_size(c->m);
+}
+
+int MORPH_DMR_children(void) {
+  dmr__ctx *c = the_ctx;
+  return !c ? 0 : c->in_window ? c->win.new_size : morph_size(c->m);
 }

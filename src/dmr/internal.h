@@ -83,7 +83,24 @@ typedef struct dmr__ctx {
   int cursor;                    /* slot of the next Recv function */
   int resume;                    /* joiner: kind of its creating point, returned by its first
                                     DMR_RECONFIG (0: none) */
+  int pending;                   /* a probe found a change: its kind (0: none) */
+  int live;                      /* and it is carried out live */
+  int in_window;                 /* the adaptation window is open (morph_begin) */
+  int exchanging;                /* live window: the arrays travel by dmr__exchange,
+                                    morph's callbacks carry empty blobs */
+  morph_window_info win;         /* and what it is */
 } dmr__ctx;
+
+/* The communicator the arrays move on, its rank and size: the processes
+ * after the change while a window is open, else the current ones. */
+MPI_Comm dmr__comm(const dmr__ctx *c);
+int dmr__rank(const dmr__ctx *c);
+int dmr__size(const dmr__ctx *c);
+
+/* Opens the window of the pending change (morph_begin) and hands the
+ * shared state to the joiners over it (context.c). Collective over the
+ * processes of the window; ends the job on failure. */
+void dmr__open_window(dmr__ctx *c);
 
 /* The process-wide context (NULL before DMR_Init; context.c). */
 dmr__ctx *dmr__get(void);
@@ -93,6 +110,13 @@ dmr__ctx *dmr__get(void);
  * (a malformed blob); nothing is kept on failure. */
 int dmr__pack(void *arg, void **blob, size_t *len);
 int dmr__unpack(void *arg, int nblobs, void *const *blobs, const size_t *lens);
+
+/* Inside a live window: every parent sends its noted arrays to new rank
+ * (old rank mod new size), every process of the new size receives and
+ * unpacks them, as morph's callbacks would at the commit, but before the
+ * Recv expression (blob.c). Collective over the window; ends the job on
+ * failure. */
+void dmr__exchange(dmr__ctx *c);
 
 /* Frees what arrived at the last reconfiguration (blob.c). */
 void dmr__drop_received(dmr__ctx *c);

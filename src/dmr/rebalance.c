@@ -46,7 +46,7 @@ static const dmr__held *held_array(dmr__ctx *c, int k, int cyclic) {
 /* Agrees on the unit and block sizes and on every old part's length: each
  * process knows those of the parts it holds. */
 static void agree(dmr__ctx *c, const dmr__held *a, array_shape *s) {
-  MPI_Comm comm = morph_comm(c->m);
+  MPI_Comm comm = dmr__comm(c);
   int64_t sizes[2] = {a ? a->unit_bytes : 0, a ? a->block : 0};
   MPI_Allreduce(MPI_IN_PLACE, sizes, 2, MPI_INT64_T, MPI_MAX, comm);
   s->unit_bytes = sizes[0];
@@ -55,7 +55,7 @@ static void agree(dmr__ctx *c, const dmr__held *a, array_shape *s) {
   if (!s->units)
     dmr__fatal(c, "out of memory redistributing data");
   for (int i = 0; a && i < c->nblobs; i++) {
-    if (c->held_ranks[i] >= s->old_size || c->held_ranks[i] % s->new_size != morph_rank(c->m))
+    if (c->held_ranks[i] >= s->old_size || c->held_ranks[i] % s->new_size != dmr__rank(c))
       dmr__fatal(c, "received the data of old rank %d, which is not for this process",
                  c->held_ranks[i]);
     s->units[c->held_ranks[i]] = a->units[i];
@@ -94,12 +94,12 @@ static void *plan_and_move(dmr__ctx *c, const dmr__held *a, const array_shape *s
   morph__dist d = dist_of(c, cyclic, s, counts);
   morph__plan plan;
   int rc = morph__plan_build_held(&d, counts, s->old_size, s->new_size, holder,
-                                  morph_rank(c->m), &plan);
+                                  dmr__rank(c), &plan);
   char *out = NULL;
   if (rc == MORPH_OK && !(out = malloc(((size_t)plan.new_count + 1) * elem_size)))
     rc = MORPH_ENOMEM;
   MPI_Comm comm = MPI_COMM_NULL;
-  if (rc == MORPH_OK && MPI_Comm_dup(morph_comm(c->m), &comm) != MPI_SUCCESS)
+  if (rc == MORPH_OK && MPI_Comm_dup(dmr__comm(c), &comm) != MPI_SUCCESS)
     rc = MORPH_EMPI;
   if (rc == MORPH_OK)
     rc = morph__redist_exec(comm, &plan, a ? a->bytes : NULL, out, elem_size, type,
@@ -117,7 +117,7 @@ static void *plan_and_move(dmr__ctx *c, const dmr__held *a, const array_shape *s
 int64_t dmr__rebalance(dmr__ctx *c, void **data, MPI_Datatype type, int cyclic, int64_t *block) {
   int k = c->cursor++;
   const dmr__held *a = held_array(c, k, cyclic);
-  array_shape s = {(int)c->shared[DMR__SH_SIZE], morph_size(c->m), 0, 0, NULL, 0};
+  array_shape s = {(int)c->shared[DMR__SH_SIZE], dmr__size(c), 0, 0, NULL, 0};
   agree(c, a, &s);
   MPI_Aint lb, extent;
   MPI_Type_get_extent(type, &lb, &extent);

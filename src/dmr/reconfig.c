@@ -1,20 +1,15 @@
 /*
- * DMR_RECONFIG's three steps: note the arrays (the Send functions),
- * reconfigure (morph_point, whose callbacks carry the noted arrays, blob.c),
- * receive (the Recv functions, which rebalance them, rebalance.c).
+ * DMR_RECONFIG's steps over morph.h's split point: probe (is a change
+ * pending?); the parents' Send expression (the predefined functions note
+ * their arrays; user functions, paper 000 Listing 3, send on DMR_INTERCOMM,
+ * which opens the window so that the children exist); the window, whose
+ * callbacks carry the noted arrays (blob.c); the children's Recv
+ * expression (the predefined functions rebalance the arrays, rebalance.c;
+ * user functions receive on DMR_INTERCOMM); the commit.
  */
 #include <stdlib.h>
 
 #include "internal.h"
-
-int DMR__capture(void) {
-  dmr__ctx *c = dmr__get();
-  if (!c)
-    dmr__fatal(NULL, "DMR_RECONFIG before DMR_Init");
-  c->nslots = 0;
-  c->capturing = 1;
-  return 1;
-}
 
 static void note(const void *data, MPI_Datatype type, int cyclic, int64_t units, int64_t block) {
   dmr__ctx *c = dmr__get();
@@ -44,10 +39,13 @@ void DMR_Send_shrink_blockcyclic(void *data, MPI_Datatype type, int n, int size)
   note(data, type, 1, n, size);
 }
 
-int DMR__point(void) {
+/* Is a change pending? Joiners and relaunched processes already know
+ * theirs from DMR_Init. A probe counts a DMR_RECONFIG point. */
+int DMR__probe(void) {
   dmr__ctx *c = dmr__get();
-  c->capturing = 0;
-  if (c->resume) { /* a joiner's first point already ran in DMR_Init */
+  if (!c)
+    dmr__fatal(NULL, "DMR_RECONFIG before DMR_Init");
+  if (c->resume) {
     int kind = c->resume;
     c->resume = 0;
     return kind;
@@ -57,21 +55,71 @@ int DMR__point(void) {
   c->shared[DMR__SH_CALLS]++;
   c->shared[DMR__SH_SIZE] = c->old_size;
   dmr__drop_received(c);
-  morph_status st;
-  int rc = morph_point(c->m, &st);
+  morph_change ch;
+  morph_frontend_enter(c->m);
+  int rc = morph_probe(c->m, &ch);
+  morph_frontend_leave(c->m);
   if (rc != MORPH_OK)
-    dmr__fatal(c, "morph_point: %s (%s)", morph_strerror(rc), morph_errmsg(c->m));
-  if (st == MORPH_LEAVING) /* DMRlib's parents end after sending */
-    exit(DMR_Finalize());
-  return dmr__kind(c);
+    dmr__fatal(c, "morph_probe: %s (%s)", morph_strerror(rc), morph_errmsg(c->m));
+  c->pending = !ch.pending ? DMR__NONE : ch.new_size > ch.old_size ? DMR__EXPAND : DMR__SHRINK;
+  c->live = ch.mechanism == MORPH_MECH_LIVE;
+  return c->pending;
+}
+
+/* The parents evaluate the Send expression: the predefined functions note
+ * their arrays, user functions send on DMR_INTERCOMM (which opens the
+ * window). */
+int DMR__sending(void) {
+  dmr__ctx *c = dmr__get();
+  c->nslots = 0;
+  c->capturing = morph_get_status(c->m) != MORPH_JOINING;
+  return c->capturing;
+}
+
+/* Opens the window if no Send function did (the noted arrays travel in
+ * it). A relaunch ends here: the checkpoint holds the arrays. Returns 1 on
+ * the processes of the new size, which evaluate the Recv expression. */
+int DMR__sent(void) {
+  dmr__ctx *c = dmr__get();
+  c->capturing = 0;
+  if (c->pending && !c->in_window)
+    dmr__open_window(c);
+  c->pending = DMR__NONE;
+  if (!c->in_window) /* restarted by a relaunch: the arrays arrived */
+    return 1;
+  morph_window_info *w = &c->win;
+  /* A relaunch ends here, a failed window is rolled back here, and a
+   * leaver ends here once its arrays are on their way. */
+  if (w->comm == MPI_COMM_NULL || w->new_size == w->old_size) {
+    DMR__done();
+    return 0;
+  }
+  dmr__exchange(c);
+  if (w->status == MORPH_LEAVING) {
+    DMR__done();
+    return 0;
+  }
+  return 1;
 }
 
 void DMR__done(void) {
   dmr__ctx *c = dmr__get();
   int left = c->nblobs ? c->nheld - c->cursor : 0;
-  if (left != 0)
+  if (left != 0 && c->in_window && c->win.status != MORPH_LEAVING)
     dmr__fatal(c, "the Recv expression received %d arrays, the Send expression noted %d",
                c->cursor, c->cursor + left);
+  if (c->in_window) {
+    morph_status st;
+    morph_frontend_enter(c->m);
+    int rc = morph_commit(c->m, MORPH_OK, &st);
+    morph_frontend_leave(c->m);
+    c->in_window = c->exchanging = 0;
+    if (st == MORPH_LEAVING) /* DMRlib's parents end after sending */
+      exit(DMR_Finalize());
+    if (rc != MORPH_OK && c->win.new_size != c->win.old_size)
+      dmr__fatal(c, "the reconfiguration was rolled back after the arrays were redistributed: "
+                 "%s (%s)", morph_strerror(rc), morph_errmsg(c->m));
+  }
   dmr__drop_received(c);
 }
 

@@ -39,6 +39,22 @@ int morph__rjob_ran(const morph__rjob *j);
  * MORPH_ENOMEM. */
 int morph__report_timeline(const morph_report *rep, morph__tpoint **out, size_t *n);
 
+/* Rows of the per-job charts: jobs in submission order, per_row of them to
+ * a row so that there are at most MORPH__REPORT_ROWS rows (one job per row
+ * when they fit). */
+#define MORPH__REPORT_ROWS 60
+typedef struct morph__rows {
+  const morph__rjob **jobs; /* every job, in submission order */
+  size_t njobs, per_row, nrows;
+} morph__rows;
+
+/* Errors: MORPH_ENOMEM (nothing to free). */
+int morph__report_rows(const morph_report *rep, morph__rows *out);
+void morph__report_rows_free(morph__rows *rows);
+
+/* The row's label: the job's name, or "first-last" submission ranks. */
+void morph__report_row_label(const morph__rows *rows, size_t row, char *buf, size_t n);
+
 /* interval_start,completed lines (morph_report_config.interval). */
 int morph__report_write_completed(const morph_report *rep, FILE *out);
 

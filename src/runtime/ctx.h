@@ -56,6 +56,15 @@ typedef struct morph__decision {
   double arrived;       /* morph__now() at arrival */
 } morph__decision;
 
+/* A decision as rank 0 broadcasts it at a check (point.c); kept in the
+ * context from morph_probe() to morph_begin(). */
+typedef struct morph__check {
+  int act;          /* 1: a window is to be opened */
+  int id, target, mechanism, seq;
+  int64_t skip;     /* points to skip before the next check */
+  double step_timeout;
+} morph__check;
+
 struct morph_ctx {
   MPI_Comm comm;        /* the application's communicator */
   int rank, size;
@@ -99,6 +108,11 @@ struct morph_ctx {
                            context) ended: the spawn pause counts from it */
   int restore_pending;  /* relaunched: data comes from the checkpoint at the
                            first morph_point() */
+  morph__check probed;  /* the last check; act: a window is to begin */
+  struct morph__window *open; /* the window between morph_begin() and
+                           morph_commit() (NULL outside) */
+  char frontend[64];    /* the front-end that claimed the context ("") */
+  int frontend_depth;   /* > 0 while the front-end itself calls */
   char restart_path[512];
   char errmsg[512];
 };

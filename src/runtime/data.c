@@ -12,6 +12,11 @@
 static int add(morph_ctx *ctx, const char *name, enum morph__data_kind kind, MPI_Datatype type,
                morph__data **out)
 {
+  /* The window's new buffers were sized for the registrations it began
+   * with. */
+  if (ctx->open)
+    return morph__fail(ctx, MORPH_ESTATE, "data '%s' registered inside an adaptation window",
+                       name ? name : "");
   if (!name || !*name || strlen(name) >= sizeof ctx->data[0].name)
     return morph__fail(ctx, MORPH_EINVAL, "data name missing or longer than %zu characters",
                        sizeof ctx->data[0].name - 1);
@@ -41,6 +46,8 @@ static int add(morph_ctx *ctx, const char *name, enum morph__data_kind kind, MPI
 int morph_data_replicated(morph_ctx *ctx, const char *name, void *buf, int count,
                           MPI_Datatype type)
 {
+  if (!ctx)
+    return MORPH_EINVAL;
   if (!buf || count < 0)
     return morph__fail(ctx, MORPH_EINVAL, "replicated data '%s': NULL buffer or negative count",
                        name ? name : "");
@@ -57,6 +64,8 @@ int morph_data_replicated(morph_ctx *ctx, const char *name, void *buf, int count
 static int add_distributed(morph_ctx *ctx, const char *name, enum morph__data_kind kind,
                            void **buf, int64_t global, int64_t block, MPI_Datatype type)
 {
+  if (!ctx)
+    return MORPH_EINVAL;
   if (!buf || global < 0 || block < 1)
     return morph__fail(ctx, MORPH_EINVAL, "data '%s': NULL pointer, negative size or block < 1",
                        name ? name : "");
@@ -94,6 +103,8 @@ int morph_data_block_cyclic(morph_ctx *ctx, const char *name, void **buf, int64_
 int morph_data_varcount(morph_ctx *ctx, const char *name, void **buf, int64_t *count,
                         MPI_Datatype type)
 {
+  if (!ctx)
+    return MORPH_EINVAL;
   if (!buf || !count || *count < 0)
     return morph__fail(ctx, MORPH_EINVAL, "varcount data '%s': NULL pointer or negative count",
                        name ? name : "");
@@ -108,6 +119,8 @@ int morph_data_varcount(morph_ctx *ctx, const char *name, void **buf, int64_t *c
 
 int morph_data_callbacks(morph_ctx *ctx, const char *name, const morph_callbacks *cb)
 {
+  if (!ctx)
+    return MORPH_EINVAL;
   if (!cb || !cb->pack || !cb->unpack)
     return morph__fail(ctx, MORPH_EINVAL, "callbacks '%s': pack and unpack are required",
                        name ? name : "");

@@ -15,13 +15,7 @@
 #include "runtime/client.h"
 #include "runtime/window.h"
 
-/* What rank 0 tells everyone at a check. */
-typedef struct check_msg {
-  int act;          /* 1: open a window */
-  int id, target, mechanism, seq;
-  int64_t skip;     /* points to skip before the next check */
-  double step_timeout;
-} check_msg;
+typedef morph__check check_msg;
 
 static void measure(morph_ctx *ctx)
 {
@@ -113,65 +107,204 @@ static void window_init(morph_ctx *ctx, morph__window *w, const check_msg *m)
   w->newcomm = w->intercomm = w->spawncomm = w->staycomm = MPI_COMM_NULL;
 }
 
-static int reconfigure(morph_ctx *ctx, const check_msg *m)
-{
-  morph__window w;
-  window_init(ctx, &w, m);
-  ctx->reconf_seq = m->seq;
-  int rc = morph__window_run(ctx, &w);
-  if (ctx->rank == 0) {
-    morph__client_ack(ctx, rc == MORPH_OK && w.mechanism == MORPH_MECH_RELAUNCH ? w.checkpoint
-                                                                               : NULL);
-    ctx->decision.pending = 0;
-  }
-  /* A rollback is reported, not returned: the job goes on at its old size,
-   * unless a process died and there is no old size to go back to. */
-  return ctx->broken ? MORPH_EMPI : MORPH_OK;
-}
-
 static int check(morph_ctx *ctx)
 {
-  check_msg m;
-  memset(&m, 0, sizeof m);
+  check_msg *m = &ctx->probed;
+  memset(m, 0, sizeof *m);
   if (ctx->rank == 0)
-    decide(ctx, &m);
-  if (MPI_Bcast(&m, (int)sizeof m, MPI_BYTE, 0, ctx->comm) != MPI_SUCCESS)
+    decide(ctx, m);
+  if (MPI_Bcast(m, (int)sizeof *m, MPI_BYTE, 0, ctx->comm) != MPI_SUCCESS) {
+    m->act = 0;
     return morph__fail(ctx, MORPH_EMPI, "broadcast of the decision failed");
-  ctx->skip = m.skip;
-  return m.act ? reconfigure(ctx, &m) : MORPH_OK;
+  }
+  ctx->skip = m->skip;
+  return MORPH_OK;
 }
 
-/* A joiner's or relaunched process's first point completes its arrival. */
-static int arrive(morph_ctx *ctx)
+/* The calls a front-end makes itself pass; the application's do not. */
+static int guard(morph_ctx *ctx, const char *call)
 {
-  if (ctx->restore_pending)
-    return morph__relaunch_restore(ctx);
-  morph__window *w = ctx->pending;
-  ctx->pending = NULL;
-  ctx->iteration = w->iteration;
-  morph__window_run(ctx, w);
-  free(w);
+  if (ctx->frontend[0] && ctx->frontend_depth == 0)
+    return morph__fail(ctx, MORPH_ESTATE, "%s: this context is driven by the %s front-end; "
+                       "use its calls, not the native ones", call, ctx->frontend);
+  if (ctx->status == MORPH_LEAVING)
+    return morph__fail(ctx, MORPH_ESTATE, "%s called by a leaving process", call);
+  if (ctx->broken)
+    return MORPH_EMPI;
   return MORPH_OK;
+}
+
+static void change_of(const morph_ctx *ctx, morph_change *ch)
+{
+  const morph__window *p = ctx->pending;
+  memset(ch, 0, sizeof *ch);
+  ch->old_size = ch->new_size = ctx->size;
+  ch->status = ctx->status == MORPH_JOINING ? MORPH_JOINING : MORPH_STAYING;
+  ch->mechanism = ctx->opts.mechanism;
+  if (p) { /* a joiner: its window is pending from morph_open() on */
+    ch->pending = 1, ch->old_size = p->old_size, ch->new_size = p->new_size;
+    ch->mechanism = p->mechanism;
+  } else if (ctx->probed.act) {
+    ch->pending = 1, ch->new_size = ctx->probed.target;
+    ch->mechanism = (morph_mechanism)ctx->probed.mechanism;
+    ch->status = ctx->probed.mechanism == MORPH_MECH_RELAUNCH || ctx->rank < ch->new_size
+                     ? MORPH_STAYING : MORPH_LEAVING;
+  }
+}
+
+/* The once-per-iteration part: count, honour the inhibitors, check. A
+ * process restarted by a relaunch restores its data here instead. */
+static int probe(morph_ctx *ctx)
+{
+  if (ctx->pending || ctx->probed.act)
+    return MORPH_OK; /* a change already waits for morph_begin() */
+  if (ctx->status == MORPH_JOINING && ctx->restore_pending)
+    return morph__relaunch_restore(ctx);
+  ctx->status = MORPH_STAYING;
+  ctx->iteration++;
+  if (ctx->rank == 0)
+    measure(ctx);
+  return ctx->skip > 0 ? (ctx->skip--, MORPH_OK) : check(ctx);
+}
+
+int morph_probe(morph_ctx *ctx, morph_change *change)
+{
+  if (!ctx || !change)
+    return MORPH_EINVAL;
+  int rc = guard(ctx, "morph_probe");
+  if (rc == MORPH_OK && ctx->open)
+    rc = morph__fail(ctx, MORPH_ESTATE, "morph_probe inside an open window (morph_commit first)");
+  if (rc == MORPH_OK)
+    rc = probe(ctx);
+  change_of(ctx, change);
+  return rc;
+}
+
+static void info_of(const morph_ctx *ctx, const morph__window *w, morph_window_info *in)
+{
+  int grow = w->new_size > w->old_size, failed = morph__window_failed(w);
+  memset(in, 0, sizeof *in);
+  in->old_size = w->old_size, in->new_size = failed ? w->old_size : w->new_size;
+  in->comm = in->newcomm = in->intercomm = MPI_COMM_NULL;
+  in->status = w->joiner ? MORPH_JOINING : MORPH_STAYING;
+  in->old_rank = w->joiner ? -1 : ctx->rank;
+  in->new_rank = w->joiner ? ctx->rank : ctx->rank < in->new_size ? ctx->rank : -1;
+  if (failed) { /* nothing changes: the old processes among themselves */
+    in->staying = w->old_size, in->comm = in->newcomm = ctx->comm;
+    return;
+  }
+  in->staying = grow ? w->old_size : w->new_size;
+  in->joining = grow ? w->new_size - w->old_size : 0;
+  in->leaving = grow ? 0 : w->old_size - w->new_size;
+  if (w->mechanism != MORPH_MECH_LIVE)
+    return;
+  in->comm = w->newcomm;
+  in->intercomm = grow ? w->intercomm : MPI_COMM_NULL;
+  in->newcomm = grow ? w->newcomm : w->staycomm;
+  if (!grow && ctx->rank >= w->new_size)
+    in->status = MORPH_LEAVING;
+}
+
+/* The window of a probed decision, or the joiner's pending one. */
+static morph__window *take_window(morph_ctx *ctx)
+{
+  morph__window *w = ctx->pending;
+  if (w) {
+    ctx->pending = NULL;
+    ctx->iteration = w->iteration;
+    return w;
+  }
+  if (!(w = malloc(sizeof *w)))
+    return NULL;
+  window_init(ctx, w, &ctx->probed);
+  ctx->reconf_seq = ctx->probed.seq;
+  ctx->probed.act = 0;
+  return w;
+}
+
+int morph_begin(morph_ctx *ctx, morph_window_info *info)
+{
+  if (!ctx || !info)
+    return MORPH_EINVAL;
+  int rc = guard(ctx, "morph_begin");
+  if (rc != MORPH_OK)
+    return rc;
+  if (ctx->open)
+    return morph__fail(ctx, MORPH_ESTATE, "morph_begin: a window is already open");
+  if (!ctx->pending && !ctx->probed.act)
+    return morph__fail(ctx, MORPH_ESTATE, "morph_begin: no reconfiguration pending "
+                       "(morph_probe() did not find one)");
+  morph__window *w = take_window(ctx);
+  if (!w)
+    return morph__fail(ctx, MORPH_ENOMEM, "morph_begin: no memory");
+  ctx->open = w;
+  morph__window_open(ctx, w);
+  info_of(ctx, w, info);
+  return MORPH_OK;
+}
+
+int morph_commit(morph_ctx *ctx, int outcome, morph_status *status)
+{
+  if (!ctx || !status)
+    return MORPH_EINVAL;
+  if (ctx->frontend[0] && ctx->frontend_depth == 0)
+    return guard(ctx, "morph_commit");
+  if (!ctx->open)
+    return morph__fail(ctx, MORPH_ESTATE, "morph_commit without morph_begin");
+  morph__window *w = ctx->open;
+  ctx->open = NULL;
+  int rc = morph__window_close(ctx, w, outcome);
+  if (ctx->rank == 0 && !w->joiner) {
+    morph__client_ack(ctx, rc == MORPH_OK && w->mechanism == MORPH_MECH_RELAUNCH ? w->checkpoint
+                                                                                : NULL);
+    ctx->decision.pending = 0;
+  }
+  free(w);
+  *status = ctx->status;
+  /* A rollback keeps the old size, unless a process died and there is no
+   * old size to go back to. */
+  return ctx->broken ? MORPH_EMPI : rc == MORPH_OK ? MORPH_OK : MORPH_EABORTED;
 }
 
 int morph_point(morph_ctx *ctx, morph_status *status)
 {
   if (!ctx || !status)
     return MORPH_EINVAL;
-  if (ctx->status == MORPH_LEAVING)
-    return morph__fail(ctx, MORPH_ESTATE, "morph_point called by a leaving process");
-  if (ctx->broken)
-    return MORPH_EMPI;
-  int rc;
-  if (ctx->status == MORPH_JOINING && (ctx->pending || ctx->restore_pending)) {
-    rc = arrive(ctx);
-  } else {
-    ctx->status = MORPH_STAYING;
-    ctx->iteration++;
-    if (ctx->rank == 0)
-      measure(ctx);
-    rc = ctx->skip > 0 ? (ctx->skip--, MORPH_OK) : check(ctx);
+  morph_change ch;
+  int rc = guard(ctx, "morph_point");
+  if (rc == MORPH_OK)
+    rc = morph_probe(ctx, &ch);
+  if (rc == MORPH_OK && ch.pending) {
+    morph_window_info info;
+    rc = morph_begin(ctx, &info);
+    if (rc == MORPH_OK)
+      rc = morph_commit(ctx, MORPH_OK, status);
+    /* A rollback is reported (morph_last_report), not returned. */
+    rc = rc == MORPH_EABORTED ? MORPH_OK : rc;
   }
   *status = ctx->status;
   return rc;
+}
+
+int morph_frontend_claim(morph_ctx *ctx, const char *name)
+{
+  if (!ctx || !name || !*name)
+    return MORPH_EINVAL;
+  if (ctx->frontend[0] && strcmp(ctx->frontend, name) != 0)
+    return morph__fail(ctx, MORPH_EBUSY, "the context is already driven by the %s front-end",
+                       ctx->frontend);
+  snprintf(ctx->frontend, sizeof ctx->frontend, "%s", name);
+  return MORPH_OK;
+}
+
+void morph_frontend_enter(morph_ctx *ctx)
+{
+  if (ctx)
+    ctx->frontend_depth++;
+}
+
+void morph_frontend_leave(morph_ctx *ctx)
+{
+  if (ctx && ctx->frontend_depth > 0)
+    ctx->frontend_depth--;
 }

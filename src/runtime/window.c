@@ -27,11 +27,7 @@
 
 enum state { PREPARE, MOVE, VOTE, COMMIT, ROLLBACK, DONE };
 
-typedef struct run {
-  const morph__mech_ops *ops;
-  int rc;        /* the first failure, or MORPH_OK */
-  double mark;   /* start of the current phase */
-} run;
+typedef struct morph__window_run run;
 
 static const morph__mech_ops *ops_of(const morph__window *w)
 {
@@ -47,7 +43,7 @@ static double lap(run *r)
 
 static enum state on_prepare(morph_ctx *ctx, morph__window *w, run *r)
 {
-  r->rc = r->ops->prepare(ctx, w);
+  r->rc = ops_of(w)->prepare(ctx, w);
   ctx->report.t_spawn = lap(r);
   return r->rc == MORPH_OK ? MOVE : ROLLBACK;
 }
@@ -81,7 +77,7 @@ static enum state on_move(morph_ctx *ctx, morph__window *w, run *r)
 {
   r->rc = check_signatures(ctx, w);
   if (r->rc == MORPH_OK)
-    r->rc = r->ops->move(ctx, w);
+    r->rc = ops_of(w)->move(ctx, w);
   return VOTE;
 }
 
@@ -176,7 +172,7 @@ static enum state on_vote(morph_ctx *ctx, morph__window *w, run *r)
 
 static enum state on_commit(morph_ctx *ctx, morph__window *w, run *r)
 {
-  r->rc = r->ops->commit(ctx, w);
+  r->rc = ops_of(w)->commit(ctx, w);
   ctx->report.t_commit = lap(r);
   return DONE;
 }
@@ -198,7 +194,7 @@ static void check_alive(morph_ctx *ctx, morph__window *w)
 
 static enum state on_rollback(morph_ctx *ctx, morph__window *w, run *r)
 {
-  r->ops->rollback(ctx, w);
+  ops_of(w)->rollback(ctx, w);
   if (r->rc == MORPH_ETIMEDOUT && ctx->status != MORPH_LEAVING)
     check_alive(ctx, w);
   ctx->report.t_commit = lap(r);
@@ -233,20 +229,51 @@ static void close_report(morph_ctx *ctx, morph__window *w, int rc)
              w->why[0] ? w->why : morph_strerror(rc));
 }
 
+typedef enum state (*handler)(morph_ctx *, morph__window *, run *);
+static const handler handlers[] = {
+  [PREPARE] = on_prepare, [MOVE] = on_move, [VOTE] = on_vote,
+  [COMMIT] = on_commit, [ROLLBACK] = on_rollback,
+};
+
+/* Runs the handlers from `s` while the window is in `from` or `to`
+ * (DONE: until the end); returns the state it stopped at. */
+static enum state run_while(morph_ctx *ctx, morph__window *w, enum state s, enum state from,
+                            enum state to)
+{
+  while (s != DONE && (to == DONE || s == from || s == to))
+    s = handlers[s](ctx, w, &w->run);
+  return s;
+}
+
+int morph__window_open(morph_ctx *ctx, morph__window *w)
+{
+  w->run = (run){MORPH_OK, morph__now(), PREPARE};
+  open_report(ctx, w);
+  /* MOVE hands over to VOTE whatever happened; the vote waits for the
+   * application, ROLLBACK (after a failed PREPARE) for the commit call. */
+  w->run.next = run_while(ctx, w, w->joiner ? MOVE : PREPARE, PREPARE, MOVE);
+  return w->run.rc;
+}
+
+int morph__window_failed(const morph__window *w) { return w->run.next == ROLLBACK; }
+
+int morph__window_close(morph_ctx *ctx, morph__window *w, int outcome)
+{
+  if (w->run.next == VOTE && w->run.rc == MORPH_OK && outcome != MORPH_OK) {
+    w->run.rc = outcome;
+    snprintf(w->why, sizeof w->why, "the application's own part of the window failed: %s",
+             morph_strerror(outcome));
+  }
+  run_while(ctx, w, (enum state)w->run.next, DONE, DONE);
+  close_report(ctx, w, w->run.rc);
+  ctx->last_window_end = morph__now();
+  if (w->run.rc != MORPH_OK && ctx->rank == 0)
+    morph__log(MORPH_LOG_WARN, "0", "reconfiguration %d: %s", w->seq, ctx->report.message);
+  return w->run.rc;
+}
+
 int morph__window_run(morph_ctx *ctx, morph__window *w)
 {
-  static enum state (*const handlers[])(morph_ctx *, morph__window *, run *) = {
-    [PREPARE] = on_prepare, [MOVE] = on_move, [VOTE] = on_vote,
-    [COMMIT] = on_commit, [ROLLBACK] = on_rollback,
-  };
-  run r = {ops_of(w), MORPH_OK, morph__now()};
-  open_report(ctx, w);
-  enum state s = w->joiner ? MOVE : PREPARE;
-  while (s != DONE)
-    s = handlers[s](ctx, w, &r);
-  close_report(ctx, w, r.rc);
-  ctx->last_window_end = morph__now();
-  if (r.rc != MORPH_OK && ctx->rank == 0)
-    morph__log(MORPH_LOG_WARN, "0", "reconfiguration %d: %s", w->seq, ctx->report.message);
-  return r.rc;
+  morph__window_open(ctx, w);
+  return morph__window_close(ctx, w, MORPH_OK);
 }

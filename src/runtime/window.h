@@ -45,6 +45,11 @@ typedef struct morph__window {
                            stayers: the window's total */
   char checkpoint[512]; /* relaunch */
   char why[256];        /* reason of a failure */
+  struct morph__window_run {
+    int rc;             /* the first failure, or MORPH_OK */
+    double mark;        /* start of the current phase */
+    int next;           /* the state the window resumes at (window.c) */
+  } run;                /* where the state machine stands */
 } morph__window;
 
 /* The two mechanisms behind one interface (live.c, relaunch.c). Every
@@ -63,6 +68,18 @@ extern const morph__mech_ops morph__mech_relaunch;
 
 /* Runs the adaptation window of a decision (window.c). Collective. */
 int morph__window_run(morph_ctx *ctx, morph__window *w);
+
+/* The same in two halves, with the application's own work between
+ * (morph_begin / morph_commit): open runs PREPARE and MOVE (joiners: MOVE)
+ * and stops before the vote; close votes with `outcome` as well, then
+ * commits or rolls back. Open returns the window's first failure, which
+ * close then rolls back; close returns the window's outcome. */
+int morph__window_open(morph_ctx *ctx, morph__window *w);
+int morph__window_close(morph_ctx *ctx, morph__window *w, int outcome);
+
+/* 1 if an open window already failed before the application's part (its
+ * PREPARE: no joiners, nothing split off): close will roll it back. */
+int morph__window_failed(const morph__window *w);
 
 /* Joiner side of a live expansion, from morph_open (live.c). */
 int morph__live_join(morph_ctx *ctx, MPI_Comm parent);

@@ -163,8 +163,9 @@ static void plot_writes_csv_script_and_images(void **state)
   int rc = morph_report_plot(r, dir, "golden");
   assert_true(rc == MORPH_OK || rc == MORPH_ENOSYS);
   const char *files[] = {"golden-jobs.csv", "golden-summary.csv", "golden-timeline.csv",
-                         "golden-completed.csv", "golden.gp"};
-  for (int i = 0; i < 5; i++) {
+                         "golden-completed.csv", "golden-gantt.csv", "golden-jobbars.csv",
+                         "golden.gp"};
+  for (int i = 0; i < 7; i++) {
     char path[1024];
     struct stat st;
     snprintf(path, sizeof path, "%s/%s", dir, files[i]);
@@ -174,7 +175,68 @@ static void plot_writes_csv_script_and_images(void **state)
     struct stat st;
     assert_int_equal(stat(TEST_DIR "/plots/golden-timeline.png", &st), 0);
     assert_int_equal(stat(TEST_DIR "/plots/golden-completed.svg", &st), 0);
+    assert_int_equal(stat(TEST_DIR "/plots/golden-gantt.png", &st), 0);
+    assert_int_equal(stat(TEST_DIR "/plots/golden-jobs.png", &st), 0);
   }
+  morph_report_destroy(r);
+}
+
+/* The golden example's chart: A holds 2 of the chart's largest 4 nodes
+ * (band 0.4 high on row 0's base line 0.9), then 4 (0.8); B waits 0-5 (the
+ * 0.25 band of one waiting job) then holds 2; C never ran: an empty row. */
+static void gantt_and_bars_csv_match_golden(void **state)
+{
+  (void)state;
+  morph_report *r = golden();
+  char *gantt = to_string(morph_report_write_gantt_csv, r);
+  assert_string_equal(gantt, "row,label,t0,t1,y0,y1,phase,amount\n"
+                             "0,A,0.000,10.000,0.5000,0.9000,run,2\n"
+                             "0,A,10.000,20.000,0.1000,0.9000,run,4\n"
+                             "1,B,0.000,5.000,1.6500,1.9000,wait,1\n"
+                             "1,B,5.000,10.000,1.5000,1.9000,run,2\n");
+  char *bars = to_string(morph_report_write_jobbars_csv, r);
+  assert_string_equal(bars, "row,label,completed,wait,exec\n"
+                            "0,A,1,0.000,20.000\n"
+                            "1,B,1,5.000,5.000\n"
+                            "2,C,0,0.000,0.000\n");
+  free(gantt);
+  free(bars);
+  morph_report_destroy(r);
+}
+
+/* 1,000 jobs cannot have a row each: 17 consecutive jobs share a row (59
+ * rows), whose band is their sum. Job i waits 1 s and then runs 10 s on 1
+ * node; jobs are submitted 1 s apart, so about 11 of them overlap. */
+static void gantt_groups_jobs_beyond_sixty_rows(void **state)
+{
+  (void)state;
+  morph_report_config c;
+  morph_report_config_init(&c);
+  c.units = 64;
+  morph_report *r;
+  assert_int_equal(morph_report_create(&c, &r), MORPH_OK);
+  for (int i = 0; i < 1000; i++) {
+    char name[16];
+    snprintf(name, sizeof name, "j%d", i);
+    morph_seg seg = {i + 1.0, 1};
+    morph_job_record j = {name, "cg", MORPH_KIND_FIXED, MORPH_JOB_COMPLETED, i, i + 1.0,
+                          i + 11.0, 1, &seg, 0};
+    assert_int_equal(morph_report_add(r, &j), MORPH_OK);
+  }
+  char *bars = to_string(morph_report_write_jobbars_csv, r);
+  int lines = 0;
+  for (char *p = bars; *p; p++)
+    lines += *p == '\n';
+  assert_int_equal(lines, 1 + 59);
+  assert_non_null(strstr(bars, "\n0,1-17,17,1.000,10.000\n"));
+  assert_non_null(strstr(bars, "\n58,987-1000,14,1.000,10.000\n"));
+  char *gantt = to_string(morph_report_write_gantt_csv, r);
+  /* Jobs start and end on whole seconds, so row 0's band changes every
+   * second while its jobs run; rows stop at 58. */
+  assert_non_null(strstr(gantt, "\n0,1-17,11.000,12.000,"));
+  assert_null(strstr(gantt, "\n59,"));
+  free(bars);
+  free(gantt);
   morph_report_destroy(r);
 }
 
@@ -187,6 +249,8 @@ int main(int argc, char **argv)
     cmocka_unit_test(speedup_of_run_over_fixed),
     cmocka_unit_test(bad_records_rejected_report_unchanged),
     cmocka_unit_test(plot_writes_csv_script_and_images),
+    cmocka_unit_test(gantt_and_bars_csv_match_golden),
+    cmocka_unit_test(gantt_groups_jobs_beyond_sixty_rows),
   };
   if (argc > 1)
     cmocka_set_test_filter(argv[1]);
