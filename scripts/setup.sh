@@ -11,7 +11,7 @@ PACKAGES=(
   libsqlite3-dev sqlite3              # morphd journal
   gnuplot-nox                         # plots
   libscotch-dev                       # process mapping
-  libsimgrid-dev simgrid              # SMPI: placement study (bench/reproduce-tofa.sh)
+  libsimgrid-dev                      # SMPI (smpicc, smpirun): bench/reproduce-tofa.sh
   libcmocka-dev                       # unit tests
   procps psmisc                       # pgrep/pkill/killall used by tests
 )
