@@ -169,6 +169,7 @@ static int cmd_place(const args *a)
 static void link_of(const morph_topo *t, morph_link l, int *owner, int *dim, int *up)
 {
   int d[3], a[3], b[3];
+  *owner = l.from, *dim = 0, *up = 1; /* routes only join neighbours: overwritten below */
   morph_topo_dims(t, d);
   morph_topo_coords(t, l.from, a);
   morph_topo_coords(t, l.to, b);

@@ -8,8 +8,8 @@
  *
  * Without a window the paper maps on the whole machine. Scotch balances
  * load over every target node, so a job far smaller than the machine ends
- * up spread over all of it (64 ranks on a 512-node torus: one rank on
- * every eighth node, measured in docs/topology.md), which costs hops and
+ * up spread over all of it (a 4x4x4 grid on the 8x8x8 torus: on every
+ * other node along each dimension, docs/topology.md), which costs hops and
  * touches more nodes. Here the target is instead the most compact set of
  * |VG| free nodes, fault-free ones first, with Eq. 1 costs: still Scotch
  * on the machine graph with Eq. 1 weights, without the spreading.

@@ -63,53 +63,46 @@ int MPI_Finalize(void)
 
 /* Point to point. */
 
-int MPI_Send(const void *b, int n, MPI_Datatype t, int d, int tag, MPI_Comm c)
-{
-  SEND(c, d, n, t);
-  TIMED(PMPI_Send(b, n, t, d, tag, c));
-}
+/* The four send modes share one signature each for blocking, nonblocking
+ * and persistent sends: one definition per kind, instantiated per mode. */
+#define BLOCKING_SEND(name)                                                            \
+  int MPI_##name(const void *b, int n, MPI_Datatype t, int d, int tag, MPI_Comm c)     \
+  {                                                                                    \
+    SEND(c, d, n, t);                                                                  \
+    TIMED(PMPI_##name(b, n, t, d, tag, c));                                            \
+  }
 
-int MPI_Ssend(const void *b, int n, MPI_Datatype t, int d, int tag, MPI_Comm c)
-{
-  SEND(c, d, n, t);
-  TIMED(PMPI_Ssend(b, n, t, d, tag, c));
-}
+#define NONBLOCKING_SEND(name)                                                         \
+  int MPI_##name(const void *b, int n, MPI_Datatype t, int d, int tag, MPI_Comm c,     \
+                 MPI_Request *r)                                                       \
+  {                                                                                    \
+    SEND(c, d, n, t);                                                                  \
+    return PMPI_##name(b, n, t, d, tag, c, r);                                         \
+  }
 
-int MPI_Bsend(const void *b, int n, MPI_Datatype t, int d, int tag, MPI_Comm c)
-{
-  SEND(c, d, n, t);
-  TIMED(PMPI_Bsend(b, n, t, d, tag, c));
-}
+/* Persistent sends are counted at each start, not here. */
+#define PERSISTENT_SEND(name)                                                          \
+  int MPI_##name(const void *b, int n, MPI_Datatype t, int d, int tag, MPI_Comm c,     \
+                 MPI_Request *r)                                                       \
+  {                                                                                    \
+    int rc = PMPI_##name(b, n, t, d, tag, c, r);                                       \
+    if (rc == MPI_SUCCESS)                                                             \
+      morph__traffic_persist(*r, c, d, n, t);                                          \
+    return rc;                                                                         \
+  }
 
-int MPI_Rsend(const void *b, int n, MPI_Datatype t, int d, int tag, MPI_Comm c)
-{
-  SEND(c, d, n, t);
-  TIMED(PMPI_Rsend(b, n, t, d, tag, c));
-}
-
-int MPI_Isend(const void *b, int n, MPI_Datatype t, int d, int tag, MPI_Comm c, MPI_Request *r)
-{
-  SEND(c, d, n, t);
-  return PMPI_Isend(b, n, t, d, tag, c, r);
-}
-
-int MPI_Issend(const void *b, int n, MPI_Datatype t, int d, int tag, MPI_Comm c, MPI_Request *r)
-{
-  SEND(c, d, n, t);
-  return PMPI_Issend(b, n, t, d, tag, c, r);
-}
-
-int MPI_Ibsend(const void *b, int n, MPI_Datatype t, int d, int tag, MPI_Comm c, MPI_Request *r)
-{
-  SEND(c, d, n, t);
-  return PMPI_Ibsend(b, n, t, d, tag, c, r);
-}
-
-int MPI_Irsend(const void *b, int n, MPI_Datatype t, int d, int tag, MPI_Comm c, MPI_Request *r)
-{
-  SEND(c, d, n, t);
-  return PMPI_Irsend(b, n, t, d, tag, c, r);
-}
+BLOCKING_SEND(Send)
+BLOCKING_SEND(Ssend)
+BLOCKING_SEND(Bsend)
+BLOCKING_SEND(Rsend)
+NONBLOCKING_SEND(Isend)
+NONBLOCKING_SEND(Issend)
+NONBLOCKING_SEND(Ibsend)
+NONBLOCKING_SEND(Irsend)
+PERSISTENT_SEND(Send_init)
+PERSISTENT_SEND(Ssend_init)
+PERSISTENT_SEND(Bsend_init)
+PERSISTENT_SEND(Rsend_init)
 
 int MPI_Sendrecv(const void *sb, int sn, MPI_Datatype st, int d, int stag, void *rb, int rn,
                  MPI_Datatype rt, int s, int rtag, MPI_Comm c, MPI_Status *status)
@@ -132,43 +125,7 @@ int MPI_Recv(void *b, int n, MPI_Datatype t, int s, int tag, MPI_Comm c, MPI_Sta
 
 int MPI_Probe(int s, int tag, MPI_Comm c, MPI_Status *st) { TIMED(PMPI_Probe(s, tag, c, st)); }
 
-/* Persistent sends: counted at each start. */
-
-int MPI_Send_init(const void *b, int n, MPI_Datatype t, int d, int tag, MPI_Comm c,
-                  MPI_Request *r)
-{
-  int rc = PMPI_Send_init(b, n, t, d, tag, c, r);
-  if (rc == MPI_SUCCESS)
-    morph__traffic_persist(*r, c, d, n, t);
-  return rc;
-}
-
-int MPI_Ssend_init(const void *b, int n, MPI_Datatype t, int d, int tag, MPI_Comm c,
-                   MPI_Request *r)
-{
-  int rc = PMPI_Ssend_init(b, n, t, d, tag, c, r);
-  if (rc == MPI_SUCCESS)
-    morph__traffic_persist(*r, c, d, n, t);
-  return rc;
-}
-
-int MPI_Bsend_init(const void *b, int n, MPI_Datatype t, int d, int tag, MPI_Comm c,
-                   MPI_Request *r)
-{
-  int rc = PMPI_Bsend_init(b, n, t, d, tag, c, r);
-  if (rc == MPI_SUCCESS)
-    morph__traffic_persist(*r, c, d, n, t);
-  return rc;
-}
-
-int MPI_Rsend_init(const void *b, int n, MPI_Datatype t, int d, int tag, MPI_Comm c,
-                   MPI_Request *r)
-{
-  int rc = PMPI_Rsend_init(b, n, t, d, tag, c, r);
-  if (rc == MPI_SUCCESS)
-    morph__traffic_persist(*r, c, d, n, t);
-  return rc;
-}
+/* Persistent sends (defined above) are counted here. */
 
 int MPI_Start(MPI_Request *r)
 {
