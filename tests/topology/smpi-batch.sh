@@ -17,8 +17,11 @@ args="--grid 2x2x2 --halo 4096 --fft 1024"
 # sim HOSTS [FAILED]: simulated seconds, or "abort".
 sim() {
   "$tb" platform --torus 4x4x4 --hostfile "$1" ${2:+--failed "$2"} -o "$1.xml" || fail "platform"
+  # The collective algorithms the profiler assumes (bench/reproduce-tofa.sh).
   if smpirun -np 8 -platform "$1.xml" -hostfile "$1" --cfg=smpi/simulate-computation:no \
-      --log=root.thres:critical "$smpi" $args --steps 20 >"$1.log" 2>&1; then
+      --log=root.thres:critical --cfg=smpi/barrier:ompi_bruck --cfg=smpi/bcast:binomial_tree \
+      --cfg=smpi/reduce:binomial --cfg=smpi/allreduce:rdb --cfg=smpi/alltoall:basic_linear \
+      "$smpi" $args --steps 20 >"$1.log" 2>&1; then
     awk '/^proxy-lammps:/ {print $(NF-1)}' "$1.log"
   else
     echo abort
