@@ -312,15 +312,22 @@ int MPI_Iscatterv(const void *s, const int sn[], const int d[], MPI_Datatype st,
   return PMPI_Iscatterv(s, sn, d, st, r, rn, rt, root, c, q);
 }
 
+/* A collective whose blocks are n elements of t each, or ns[j] for rank
+ * j (vector variants; the call counts nothing if they cannot be read). */
+static void blocks(MPI_Comm c, enum morph__coll_kind kind, int n, const int *ns, MPI_Datatype t)
+{
+  if (!morph__traffic_on())
+    return;
+  const uint64_t *per = ns ? morph__traffic_blocks(c, ns, t) : NULL;
+  if (!ns || per)
+    COLL(c, kind, 0, BYTES(n, t), per);
+}
+
 /* Allgathers forward the receive blocks, which the receive arguments
  * describe whether or not the call is in place. */
 static void allgather(MPI_Comm c, int rn, const int *rns, MPI_Datatype rt)
 {
-  if (!morph__traffic_on())
-    return;
-  const uint64_t *per = rns ? morph__traffic_blocks(c, rns, rt) : NULL;
-  if (!rns || per)
-    COLL(c, MORPH__ALLGATHER, 0, BYTES(rn, rt), per);
+  blocks(c, MORPH__ALLGATHER, rn, rns, rt);
 }
 
 int MPI_Allgather(const void *s, int sn, MPI_Datatype st, void *r, int rn, MPI_Datatype rt,
@@ -422,11 +429,7 @@ int MPI_Ialltoallw(const void *s, const int sn[], const int sd[], const MPI_Data
 /* Reduce-scatter: pairwise, block j of every process goes to j. */
 static void reduce_scatter(MPI_Comm c, int n, const int *ns, MPI_Datatype t)
 {
-  if (!morph__traffic_on())
-    return;
-  const uint64_t *per = ns ? morph__traffic_blocks(c, ns, t) : NULL;
-  if (!ns || per)
-    COLL(c, MORPH__PAIRWISE, 0, BYTES(n, t), per);
+  blocks(c, MORPH__PAIRWISE, n, ns, t);
 }
 
 int MPI_Reduce_scatter(const void *s, void *r, const int rn[], MPI_Datatype t, MPI_Op op,
