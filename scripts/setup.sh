@@ -14,6 +14,12 @@ PACKAGES=(
   libsimgrid-dev                      # SMPI (smpicc, smpirun): bench/reproduce-tofa.sh
   libcmocka-dev                       # unit tests
   procps psmisc                       # pgrep/pkill/killall used by tests
+  python3                             # tests/architecture/check-cycles.py
+  iproute2 util-linux                 # emulated hosts: ip, nsenter, unshare, flock, setpriv
+  openssh-server openssh-client       # an sshd per emulated host, mpirun over ssh
+  munge libmunge-dev                  # MUNGE: one munged per emulated cluster; morph's TCP auth
+  slurm-wlm slurmdbd libslurm-dev     # scripts/slurm.sh; morphd's Slurm backend
+  mariadb-server                      # slurmdbd's database (more than one resize of a job)
 )
 
 missing=()

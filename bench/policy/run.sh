@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Times one policy decision on a snapshot of 10,000 jobs and 10,000 nodes
-# (median of several runs, per policy) and prints
-#   RESULT decide_ms=<median ms of dmr+easy> policy=dmr+easy ...
+# Times one policy decision and its placement (firstfit) on a snapshot of
+# 10,000 jobs and 10,000 nodes (median of several runs, per policy) and prints
+#   RESULT decide_ms=<median ms of dmr+easy, placement included> place_ms=...
 # Target: decide_ms <= 10. Options: --quick (5 runs instead of 21).
 # MORPH_BUILD points to the build folder (default: build-bench next to src).
 set -euo pipefail

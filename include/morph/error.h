@@ -36,7 +36,8 @@ extern "C" {
   X(ENOENT, -14, "no such object")                                            \
   X(EPARSE, -15, "malformed input file")                                      \
   X(EEXIST, -16, "object already exists")                                     \
-  X(EBUSY, -17, "resource busy")
+  X(EBUSY, -17, "resource busy")                                              \
+  X(EAUTH, -18, "the peer could not be authenticated (MUNGE)")
 
 typedef enum morph_err {
   MORPH_OK = 0,

@@ -1,7 +1,10 @@
 /*
  * morph/policy.h - the policy engine: a pure function from a snapshot of the
  * cluster (nodes, running jobs, pending queue) to a list of actions (start,
- * expand, shrink).
+ * expand, shrink). The policy decides how many units each job gets or gives
+ * back; the placement stage (morph/place.h) then decides where, filling each
+ * action's allocation pieces. Callers run morph_policy_decide() then
+ * morph_place_actions() on the same snapshot and list.
  *
  * The engine does no I/O, uses no MPI, reads no clock (the caller gives the
  * current time in the snapshot) and keeps no globals, so the daemon (morphd),
@@ -22,6 +25,8 @@
  *     simulator use (128 nodes, jobs sized in nodes).
  * Allocations always name nodes by their index in snapshot.nodes and carry
  * slot counts, so a caller can map them to hosts and processes either way.
+ * A policy reads them only to count: free units on UP nodes, units a job
+ * may release (on UP nodes, or on nodes that are not).
  *
  * Lifetime: morph_policy_create() / morph_policy_destroy(); actions with
  * morph_policy_actions_init() / morph_policy_actions_free(); a snapshot built
@@ -139,14 +144,25 @@ typedef enum morph_policy_op {
   MORPH_POLICY_MIGRATE = 4 /* reserved; no policy emits it yet */
 } morph_policy_op;
 
-/* One action. Its allocation is allocs[alloc_first .. alloc_first +
- * alloc_count) of the morph_policy_actions that holds it.
+/* Which of its units a SHRINK may give back. The policy counts units; the
+ * placement stage (morph/place.h) chooses them within this rule. */
+typedef enum morph_policy_release {
+  MORPH_POLICY_RELEASE_ANY = 0, /* any unit but the master's; placement gives
+                                   back units on DOWN / DRAINING nodes first */
+  MORPH_POLICY_RELEASE_UP = 1   /* only units on UP nodes: the policy counted
+                                   them as capacity for waiting jobs */
+} morph_policy_release;
+
+/* One action. Its allocation, filled by morph_place_actions(), is
+ * allocs[alloc_first .. alloc_first + alloc_count) of the
+ * morph_policy_actions that holds it.
  *
  * `depends` is the index (in the same action list) of an action that must
  * complete before this one may be carried out, or -1. A START that uses slots
  * released by a SHRINK of the same decision depends on that SHRINK (DMRlib:
- * the pending job that caused the shrink gets those resources first). If the
- * SHRINK fails, the caller drops the START; nothing else is booked on them. */
+ * the pending job that caused the shrink gets those resources first); a
+ * SHRINK serves at most one START. If the SHRINK fails, the caller drops the
+ * START; nothing else is booked on them. */
 typedef struct morph_policy_action {
   morph_policy_op op;
   int64_t job;        /* job id */
@@ -154,6 +170,7 @@ typedef struct morph_policy_action {
   int from, to;       /* size before and after (START: from = 0) */
   int alloc_first, alloc_count;
   int depends;        /* action index or -1 */
+  morph_policy_release release; /* SHRINK: which units may go (ANY otherwise) */
 } morph_policy_action;
 
 /* A growable list of actions and their allocation pieces. Reuse one list
@@ -227,9 +244,13 @@ const char *morph_policy_name(const morph_policy *policy);
 
 /* Decides what to do now. Empties *actions, then appends START / EXPAND /
  * SHRINK actions in the order they should be carried out (shrinks that free
- * resources for a start come before it). Applied together to the snapshot
- * the actions never double-book a slot or a node, never take DOWN or
- * DRAINING nodes, never move a job outside its limits and never touch a job
+ * resources for a start come before it), with counts only: no action has
+ * pieces (alloc_count 0, nallocs 0) until morph_place_actions() chooses
+ * them. The counts always fit: taken in order, every START and EXPAND finds
+ * enough free units on UP nodes (a START that depends on a SHRINK first
+ * takes what that SHRINK releases), and every SHRINK enough units its job
+ * may release under its `release` rule, so placement never fails on them.
+ * The actions never move a job outside its limits and never touch a job
  * whose resize is in progress.
  * Errors: MORPH_EINVAL for NULL arguments or an inconsistent snapshot (the
  * message names the node or job: used > slots, allocation sizes that do not
@@ -260,13 +281,22 @@ void morph_policy_actions_free(morph_policy_actions *actions);
 
 /* Checks that `actions` applied to `snap` is feasible: jobs and sizes
  * exist and match, limits and requests hold, every allocation piece is on an
- * UP node (for START / EXPAND), released pieces are the job's own and no
- * node is booked above its slots (NODE units: whole free nodes only).
+ * UP node (for START / EXPAND), released pieces are the job's own, keep its
+ * master and follow the action's `release` rule, units a SHRINK releases are
+ * booked only by the one START that depends on it, and no node is booked
+ * above its slots (NODE units: whole free nodes only).
  * Writes the first problem to msg (may be NULL).
  * Errors: MORPH_EINVAL if infeasible or arguments are NULL. Nothing is
  * modified. */
 int morph_policy_actions_check(const morph_policy_snapshot *snap,
                                const morph_policy_actions *actions, char *msg, size_t msgsize);
+
+/* Checks a snapshot as morph_policy_decide() does (nodes, limits,
+ * allocations adding up, no node holding more than `used`) and writes the
+ * first problem, naming the node or job, to msg (may be NULL).
+ * Errors: MORPH_EINVAL (inconsistent or NULL), MORPH_ENOMEM. Nothing is
+ * modified. */
+int morph_policy_snapshot_check(const morph_policy_snapshot *snap, char *msg, size_t msgsize);
 
 /* Deep-copies a snapshot into engine-owned memory so that it can be
  * modified by morph_policy_snapshot_apply().

@@ -7,7 +7,8 @@
  * Model (docs/sim.md): nodes are whole units (one process per node, as in
  * paper 000). The scheduler (the policy's decide) runs after submissions,
  * completions and finished resizes, and every `interval` seconds while jobs
- * wait or malleable jobs run. A START runs the job on its nodes at once. An
+ * wait or malleable jobs run; the placement strategy (morph/place.h) then
+ * chooses the nodes of its actions. A START runs the job on its nodes at once. An
  * EXPAND books its nodes at once; a resize (EXPAND or SHRINK) takes effect at
  * the job's next iteration end (its reconfiguration point), then pauses the
  * job for the reconfiguration cost; a SHRINK frees its nodes when done, and
@@ -28,6 +29,7 @@
 #include <stdint.h>
 
 #include "morph/error.h"
+#include "morph/place.h"
 #include "morph/policy.h"
 #include "morph/report.h"
 #include "morph/workload.h"
@@ -39,6 +41,7 @@ extern "C" {
 typedef struct morph_sim_config {
   int nodes;                  /* cluster size (128) */
   const char *policy;         /* policy engine name ("dmr+fcfs") */
+  const char *placement;      /* placement strategy, morph/place.h ("firstfit") */
   morph_policy_params params; /* engine parameters (defaults, sizes FACTOR:
                                  DMRlib resizes by multiples and divisors) */
   double interval;            /* seconds between periodic decisions (10) */
@@ -67,13 +70,14 @@ typedef struct morph_sim_stats {
 typedef struct morph_sim morph_sim;
 
 /* Checks a configuration as morph_sim_create does and writes the first
- * problem into buf ("" if none; unknown policy: the valid names).
+ * problem into buf ("" if none; unknown policy or placement: the valid
+ * names).
  * Returns MORPH_OK or MORPH_EINVAL. */
 int morph_sim_config_check(const morph_sim_config *cfg, char *buf, size_t len);
 
 /* Creates a simulator. Errors: MORPH_EINVAL (nodes < 1, interval <= 0,
- * negative costs, bandwidth <= 0, unknown policy; morph_sim_config_check
- * explains), MORPH_ENOMEM. *out is NULL on error. */
+ * negative costs, bandwidth <= 0, unknown policy or placement;
+ * morph_sim_config_check explains), MORPH_ENOMEM. *out is NULL on error. */
 int morph_sim_create(const morph_sim_config *cfg, morph_sim **out);
 
 /* Frees a simulator; NULL is fine. */
@@ -89,8 +93,9 @@ const char *morph_sim_errmsg(const morph_sim *sim);
  * Errors: MORPH_ESIZE (a job larger than the cluster and impossible ==
  * REJECT; nothing simulated), MORPH_EINVAL (rep units differ from nodes),
  * MORPH_EPROTO (the policy returned an action the simulator cannot apply:
- * a bug; the message says which), MORPH_ENOMEM. On error rep may hold part
- * of the records. */
+ * a bug; the message says which), the code of a failed decision or
+ * placement (message "policy: ..." or "placement: ..."), MORPH_ENOMEM. On
+ * error rep may hold part of the records. */
 int morph_sim_run(morph_sim *sim, const morph_workload *wl, morph_report *rep,
                   morph_sim_stats *stats);
 

@@ -4,7 +4,6 @@
  * no handle, so DMR_Init creates a single context per process and every
  * DMR_ call finds it through dmr__get().
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -15,17 +14,6 @@ static dmr__ctx *the_ctx;
 dmr__ctx *dmr__get(void) { return the_ctx; }
 
 morph_ctx *DMR_Morph(void) { return the_ctx ? the_ctx->m : NULL; }
-
-_Noreturn void dmr__fatal(dmr__ctx *c, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  fprintf(stderr, "DMR: ");
-  vfprintf(stderr, fmt, ap);
-  fprintf(stderr, "\n");
-  va_end(ap);
-  MPI_Abort(c && c->m ? morph_comm(c->m) : MPI_COMM_WORLD, 3);
-  abort(); /* MPI_Abort does not return; this tells the compiler so */
-}
 
 /* Registers the shared state and the data carrier with morph. */
 static int register_all(dmr__ctx *c) {
@@ -78,7 +66,7 @@ int DMR_Finalize(void) {
   if (!c)
     return 1;
   morph_ctx *m = c->m;
-  dmr__drop_blobs(c);
+  dmr__drop_received(c);
   /* A live leaver does not come back from morph_finalize(): clear the
    * context first so that nothing is left allocated either way. */
   the_ctx = NULL;

@@ -1,14 +1,18 @@
 /*
  * Internals of the DMRlib-compatible front-end (include/morph/dmr.h).
  *
- * How it maps DMRlib onto morph. DMR_Init registers three things with
- * morph: a replicated block of shared state (step counter, size at the
- * last point, limits, inhibitors), so that joiners receive it; and one
- * callbacks entry that carries the data named by the Send functions. At a
- * reconfiguration every old process packs its noted arrays into one blob,
- * morph delivers the blob of old rank r to new rank r mod N, and the Recv
- * functions then rebalance each array among the new processes in one
- * all-to-all (redist.c). Nothing here touches morph's internals.
+ * How it maps DMRlib onto morph. DMR_Init registers with morph a replicated
+ * block of shared state (step counter, size at the last point, limits,
+ * inhibitors), so that joiners receive it, and one callbacks entry that
+ * carries the arrays named by the Send functions. At a reconfiguration
+ * every old process packs its noted arrays into one blob, morph delivers
+ * the blob of old rank r to new rank r mod N (blob.c), and each Recv
+ * function then rebalances its array among the new processes with the
+ * redistribution engine, src/redist (rebalance.c).
+ *
+ * Files, each calling only files below it: reconfig.c (DMR_RECONFIG and
+ * Table 1), context.c (DMR_Init, DMR_Finalize, settings), blob.c and
+ * rebalance.c (the arrays' two steps), fatal.c.
  */
 #ifndef MORPH_DMR_INTERNAL_H
 #define MORPH_DMR_INTERNAL_H
@@ -40,6 +44,15 @@ typedef struct dmr__blob_slot {
   int64_t units, block, unit_bytes;
 } dmr__blob_slot;
 
+/* One noted array as this process received it: the parts of the old
+ * processes whose blobs it holds, concatenated in increasing old rank. */
+typedef struct dmr__held {
+  int cyclic;         /* as sent; -1 if the held parts disagree */
+  int64_t block, unit_bytes;
+  int64_t *units;     /* per held blob: the units of its part */
+  char *bytes;
+} dmr__held;
+
 /* The replicated shared state, indexed by these names. */
 enum {
   DMR__SH_CALLS, /* DMR_RECONFIG points so far */
@@ -60,34 +73,42 @@ typedef struct dmr__ctx {
   dmr__slot slots[DMR__MAX_SLOTS];
   int nslots;
   int old_rank, old_size;        /* this process at the last point */
-  void **blobs;                  /* received at the last reconfiguration */
-  size_t *lens;
+  int *held_ranks;               /* old ranks of the blobs received at the
+                                    last reconfiguration, increasing */
   int nblobs;
+  dmr__held *held;               /* per noted array, from those blobs */
+  int nheld;
   int unpacked;                  /* unpack ran during the last point */
+  int unpack_rc;                 /* and failed with this (MORPH_OK: did not) */
   int cursor;                    /* slot of the next Recv function */
   int resume;                    /* joiner: kind of its creating point, returned by its first
                                     DMR_RECONFIG (0: none) */
 } dmr__ctx;
 
-/* The process-wide context (NULL before DMR_Init). */
+/* The process-wide context (NULL before DMR_Init; context.c). */
 dmr__ctx *dmr__get(void);
 
-/* The morph callbacks carrying the noted arrays (reconfig.c); arg is the
- * context. */
+/* The morph callbacks carrying the noted arrays (blob.c); arg is the
+ * context. dmr__pack: MORPH_ENOMEM. dmr__unpack: MORPH_ENOMEM, MORPH_EPROTO
+ * (a malformed blob); nothing is kept on failure. */
 int dmr__pack(void *arg, void **blob, size_t *len);
 int dmr__unpack(void *arg, int nblobs, void *const *blobs, const size_t *lens);
-void dmr__drop_blobs(dmr__ctx *c);
+
+/* Frees what arrived at the last reconfiguration (blob.c). */
+void dmr__drop_received(dmr__ctx *c);
 
 /* After a point: DMR__EXPAND or DMR__SHRINK if data arrived, else
- * DMR__NONE (reconfig.c). */
+ * DMR__NONE (blob.c). Ends the job if the data arrived unreadable: the
+ * size has changed, there is no way back. */
 int dmr__kind(dmr__ctx *c);
 
-/* Ends the job with a message: a Table 1 function cannot report failure. */
+/* Ends the job with a message: a Table 1 function cannot report failure
+ * (fatal.c). */
 _Noreturn void dmr__fatal(dmr__ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Rebalances slot c->cursor among the current processes (redist.c): frees
- * *data, stores the new local part, returns its number of units. */
-int64_t dmr__redistribute(dmr__ctx *c, void **data, MPI_Datatype type, int cyclic,
-                          int64_t *block);
+/* Rebalances array c->cursor among the current processes (rebalance.c):
+ * frees *data, stores the new local part, returns its number of units and
+ * sets *block. Collective over the new processes; ends the job on failure. */
+int64_t dmr__rebalance(dmr__ctx *c, void **data, MPI_Datatype type, int cyclic, int64_t *block);
 
 #endif /* MORPH_DMR_INTERNAL_H */

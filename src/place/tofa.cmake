@@ -15,7 +15,7 @@ find_library(MORPH_SCOTCH_LIB scotch)
 find_library(MORPH_SCOTCHERR_LIB scotcherr)
 if(MORPH_SCOTCH_INCLUDE AND MORPH_SCOTCH_LIB AND MORPH_SCOTCHERR_LIB)
   add_library(morph_map STATIC
-    ${CMAKE_CURRENT_LIST_DIR}/map.c ${CMAKE_CURRENT_LIST_DIR}/map_common.c
+    ${CMAKE_CURRENT_LIST_DIR}/map.c ${CMAKE_CURRENT_LIST_DIR}/map_ctx.c ${CMAKE_CURRENT_LIST_DIR}/map_common.c
     ${CMAKE_CURRENT_LIST_DIR}/map_default.c ${CMAKE_CURRENT_LIST_DIR}/map_random.c
     ${CMAKE_CURRENT_LIST_DIR}/map_greedy.c ${CMAKE_CURRENT_LIST_DIR}/map_tofa.c
     ${CMAKE_CURRENT_LIST_DIR}/map_remap.c ${CMAKE_CURRENT_LIST_DIR}/scotch.c)
@@ -25,5 +25,5 @@ if(MORPH_SCOTCH_INCLUDE AND MORPH_SCOTCH_LIB AND MORPH_SCOTCHERR_LIB)
                                          Threads::Threads m)
   set_target_properties(morph_map PROPERTIES POSITION_INDEPENDENT_CODE ON)
 else()
-  message(STATUS "morph: Scotch not found (libscotch-dev): no mapping library")
+  message(FATAL_ERROR "morph: Scotch 7 not found (libscotch-dev; scripts/setup.sh installs it)")
 endif()

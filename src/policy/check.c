@@ -1,7 +1,8 @@
 /* Checking actions against a snapshot (feasibility: nothing double-booked,
  * limits kept), and the action list's memory. The check replays the actions
- * in order on a copy of the free slots, so it is independent of how a
- * policy booked them: tests and the simulator use it as the referee. */
+ * in order on a copy of the free slots, so it is independent of how the
+ * policy counted and the placement stage chose them: tests and the
+ * simulator use it as the referee. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +29,8 @@ typedef struct replay {
   const morph_policy_snapshot *snap;
   const morph_policy_actions *acts;
   int *avail;       /* slots - used per node, as actions go */
+  int *held;        /* slots released by the SHRINK the current START depends on */
+  char *serves;     /* per action: a SHRINK that already serves a START */
   char *done_run;   /* running job already has an action */
   char *done_pend;  /* pending job already started */
   char *msg;
@@ -50,7 +53,8 @@ static int is_malleable(const morph_policy_job *job)
   return job->kind == MORPH_POLICY_JOB_MALLEABLE || job->kind == MORPH_POLICY_JOB_FLEXIBLE;
 }
 
-/* Books the pieces of action a on free UP nodes. */
+/* Books the pieces of action a on UP nodes: free slots, and for a START
+ * the slots its SHRINK released (`held`), those first. */
 static int book(replay *r, int a)
 {
   const morph_policy_action *act = &r->acts->v[a];
@@ -61,14 +65,17 @@ static int book(replay *r, int a)
     if (p->node < 0 || p->node >= r->snap->nnodes || p->slots < 1)
       return no(r, "action %d: piece %d is not a valid node/slots", a, k);
     const morph_policy_node *n = &r->snap->nodes[p->node];
+    int *held = &r->held[p->node], cap = r->avail[p->node] + *held;
     if (n->state != MORPH_POLICY_NODE_UP)
       return no(r, "action %d: node index %d is not up", a, p->node);
-    if (whole && (p->slots != n->slots || r->avail[p->node] != n->slots))
+    if (whole && (p->slots != n->slots || cap != n->slots))
       return no(r, "action %d: node index %d is not a whole free node", a, p->node);
-    if (p->slots > r->avail[p->node])
+    if (p->slots > cap)
       return no(r, "action %d: node index %d double-booked (%d > %d free)", a, p->node, p->slots,
-                r->avail[p->node]);
-    r->avail[p->node] -= p->slots;
+                cap);
+    int h = p->slots < *held ? p->slots : *held;
+    *held -= h;
+    r->avail[p->node] -= p->slots - h;
     units += morph__piece_units(r->snap, p);
   }
   return units == act->to - act->from ? MORPH_OK
@@ -89,11 +96,15 @@ static int held(const morph_policy_job *job, int node, int *first)
   return s;
 }
 
-/* Checks that a SHRINK releases slots the job holds, keeping its master. */
+/* Checks that a SHRINK releases slots the job holds, keeping its master,
+ * on UP nodes if its rule says so. Released slots do not become free: only
+ * the START that depends on this SHRINK may book them. */
 static int unbook(replay *r, int a, const morph_policy_job *job)
 {
   const morph_policy_action *act = &r->acts->v[a];
   const morph_policy_alloc *pieces = &r->acts->allocs[act->alloc_first];
+  if (act->release != MORPH_POLICY_RELEASE_ANY && act->release != MORPH_POLICY_RELEASE_UP)
+    return no(r, "action %d: unknown release rule %d", a, (int)act->release);
   long units = 0;
   for (int k = 0; k < act->alloc_count; k++) {
     int node = pieces[k].node, first = 0, rel = 0;
@@ -104,12 +115,31 @@ static int unbook(replay *r, int a, const morph_policy_job *job)
         (r->snap->unit == MORPH_POLICY_UNIT_NODE && first))
       return no(r, "action %d: releases slots job %ld does not hold (or its master)", a,
                 (long)job->id);
-    r->avail[node] += pieces[k].slots;
+    if (act->release == MORPH_POLICY_RELEASE_UP &&
+        r->snap->nodes[node].state != MORPH_POLICY_NODE_UP)
+      return no(r, "action %d: releases node index %d, which is not up, against its rule", a,
+                node);
     units += morph__piece_units(r->snap, &pieces[k]);
   }
   return units == act->from - act->to ? MORPH_OK
                                       : no(r, "action %d: releases %ld units, not %d", a, units,
                                            act->from - act->to);
+}
+
+/* Books a START that depends on SHRINK d: what d released is held for it
+ * alone, and what it does not take stays unbooked until the next decision. */
+static int book_after(replay *r, int a, int d)
+{
+  const morph_policy_action *sh = &r->acts->v[d];
+  if (r->serves[d]++)
+    return no(r, "action %d: shrink %d already serves another start", a, d);
+  const morph_policy_alloc *rel = &r->acts->allocs[sh->alloc_first];
+  for (int k = 0; k < sh->alloc_count; k++)
+    r->held[rel[k].node] += rel[k].slots;
+  int rc = book(r, a);
+  for (int k = 0; k < sh->alloc_count; k++)
+    r->held[rel[k].node] = 0;
+  return rc;
 }
 
 static int check_start(replay *r, int a)
@@ -126,7 +156,7 @@ static int check_start(replay *r, int a)
   if (act->depends != -1 &&
       (act->depends < 0 || act->depends >= a || r->acts->v[act->depends].op != MORPH_POLICY_SHRINK))
     return no(r, "action %d: depends on %d, which is not an earlier shrink", a, act->depends);
-  return book(r, a);
+  return act->depends >= 0 ? book_after(r, a, act->depends) : book(r, a);
 }
 
 static int check_resize(replay *r, int a)
@@ -168,6 +198,21 @@ static int replay_all(replay *r)
   return MORPH_OK;
 }
 
+int morph_policy_snapshot_check(const morph_policy_snapshot *snap, char *msg, size_t msgsize)
+{
+  if (msg && msgsize)
+    msg[0] = '\0';
+  if (!snap) {
+    if (msg && msgsize)
+      snprintf(msg, msgsize, "NULL snapshot");
+    return MORPH_EINVAL;
+  }
+  int *booked = malloc(sizeof(int) * ((size_t)(snap->nnodes > 0 ? snap->nnodes : 0) + 1));
+  int rc = booked ? morph__validate(snap, booked, msg, msgsize) : MORPH_ENOMEM;
+  free(booked);
+  return rc;
+}
+
 int morph_policy_actions_check(const morph_policy_snapshot *snap,
                                const morph_policy_actions *actions, char *msg, size_t msgsize)
 {
@@ -176,18 +221,18 @@ int morph_policy_actions_check(const morph_policy_snapshot *snap,
     msg[0] = '\0';
   if (!snap || !actions)
     return no(&r, "NULL snapshot or actions");
-  morph__scratch s = {0};
-  int rc = morph__scratch_reserve(&s, snap);
-  if (rc == MORPH_OK)
-    rc = morph__validate(snap, &s, msg, msgsize);
-  morph__scratch_free(&s);
+  int rc = morph_policy_snapshot_check(snap, msg, msgsize);
   if (rc)
     return rc;
   r.avail = malloc(sizeof(int) * (size_t)(snap->nnodes + 1));
+  r.held = calloc((size_t)snap->nnodes + 1, sizeof(int));
+  r.serves = calloc((size_t)actions->n + 1, 1);
   r.done_run = calloc((size_t)snap->nrunning + 1, 1);
   r.done_pend = calloc((size_t)snap->npending + 1, 1);
-  rc = r.avail && r.done_run && r.done_pend ? replay_all(&r) : MORPH_ENOMEM;
+  rc = r.avail && r.held && r.serves && r.done_run && r.done_pend ? replay_all(&r) : MORPH_ENOMEM;
   free(r.avail);
+  free(r.held);
+  free(r.serves);
   free(r.done_run);
   free(r.done_pend);
   return rc;

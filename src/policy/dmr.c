@@ -59,7 +59,7 @@ static int shrink_for_pending(morph__pass *run, int j)
   int need = run->snap->pending[p].req_min - (int)free;
   int to = morph__size_down(rule, size, lo, size - need);
   int a = run->out->n;
-  int rc = morph__shrink_job(run, j, to, 0);
+  int rc = morph__shrink_job(run, j, to, MORPH_POLICY_RELEASE_UP);
   if (rc)
     return rc;
   long avail = free + (size - to);

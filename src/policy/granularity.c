@@ -25,7 +25,7 @@ int morph__granularity_before(morph__pass *run)
     int size = run->s->size[j];
     int want = size - bad > job->min ? size - bad : job->min;
     int to = morph__size_down(run->params->sizes, size, job->min, want);
-    int rc = to > 0 ? morph__shrink_job(run, j, to, 1) : MORPH_OK;
+    int rc = to > 0 ? morph__shrink_job(run, j, to, MORPH_POLICY_RELEASE_ANY) : MORPH_OK;
     if (rc)
       return rc;
   }

@@ -1,13 +1,15 @@
 /*
  * Internal interface of the policy engine: the working state of one decision
- * (morph__pass), the helpers every policy uses to book resources and emit
+ * (morph__pass), the helpers every policy uses to count units and emit
  * actions, and the policy table.
  *
  * A decision runs in three steps: the resize policy's `before` hook (shrinks
  * that must happen whatever the queue, e.g. mtct halving), the start policy
  * (fcfs or easy), then the resize policy's `after` hook (expansions, and
- * DMRlib's shrink-to-start). Every step books resources through the helpers
- * below, which keep the free pool exact, so no step can double-book.
+ * DMRlib's shrink-to-start). Every step counts units through the helpers
+ * below, which keep the count of free units exact, so no step can ask for
+ * more than there is. Policies decide counts only: which nodes and slots
+ * is the placement stage's choice (morph/place.h, src/place/).
  */
 #ifndef MORPH_POLICY_INTERNAL_H
 #define MORPH_POLICY_INTERNAL_H
@@ -25,7 +27,6 @@ typedef struct morph__mintree {
 
 /* Scratch arrays reused from one decision to the next (owned by the policy). */
 typedef struct morph__scratch {
-  int *node_free;      /* free slots per node (0 for nodes that take nothing) */
   int *node_booked;    /* validation: slots held per node by running jobs */
   int nodes_cap;
   int *size;           /* per running job: size after this decision */
@@ -33,7 +34,8 @@ typedef struct morph__scratch {
   int running_cap;
   char *started;       /* per pending job: started in this decision */
   int pending_cap;
-  double *ends;        /* easy: (end time, units) pairs of running jobs */
+  double *ends;        /* easy: (end time, units) pairs of running jobs,
+                          then room for as many to sort them */
   int ends_cap;
   int *pairs;          /* granularity: (headroom, job) pairs */
   int pairs_cap;
@@ -46,7 +48,6 @@ typedef struct morph__pass {
   morph_policy_actions *out;
   morph__scratch *s;
   long total_free;  /* free units (slots or whole nodes) on UP nodes */
-  int cursor;       /* nodes before it have no free slot: free only falls */
   char *msg;        /* the policy's error message buffer */
   size_t msgsize;
 } morph__pass;
@@ -93,8 +94,9 @@ int morph__pass_fail(morph__pass *run, int rc, const char *fmt, ...) __attribute
 /* Snapshot validation and free-pool set-up (validate.c). */
 int morph__scratch_reserve(morph__scratch *s, const morph_policy_snapshot *snap);
 void morph__scratch_free(morph__scratch *s);
-int morph__validate(const morph_policy_snapshot *snap, morph__scratch *s, char *msg, size_t size);
-void morph__pool_init(morph__pass *run);
+/* Checks the snapshot; `booked` has room for one int per node. */
+int morph__validate(const morph_policy_snapshot *snap, int *booked, char *msg, size_t size);
+void morph__pass_count_free(morph__pass *run);
 
 /* Units of one allocation piece: 1 in NODE units, its slots in SLOT units. */
 int morph__piece_units(const morph_policy_snapshot *snap, const morph_policy_alloc *piece);
@@ -108,30 +110,26 @@ int morph__size_up(morph_policy_sizes rule, int cur, int hi);
 /* Smallest allowed size s with lo <= s < cur, or 0 if none. */
 int morph__size_min(morph_policy_sizes rule, int cur, int lo);
 
-/* Booking and emitting (run.c). */
+/* Counting and emitting (run.c). */
 int morph__resizable(const morph__pass *run, int j);
 int morph__inhibited(const morph__pass *run, int j);
 long morph__free_units(const morph__pass *run);
-/* Appends an action with no pieces; returns its index or MORPH_ENOMEM. */
+/* Appends an action (no pieces: placement fills them); returns its index
+ * or MORPH_ENOMEM. */
 int morph__emit(morph__pass *run, morph_policy_op op, int job_index, int from, int to, int depends);
-/* Appends a piece to the last action. */
-int morph__emit_piece(morph__pass *run, int node, int slots);
-/* Books `units` free units for the last action (prefer_job >= 0: that
- * running job's nodes first). Requires units <= morph__free_units(). */
-int morph__take(morph__pass *run, int units, int prefer_job);
 /* Units of running job j on UP nodes that a shrink may release (the master
  * piece keeps one slot / its node). */
 int morph__releasable_up(const morph__pass *run, int j);
-/* Releases `units` of running job j into the last action's pieces: pieces on
- * nodes that are not UP first if bad_first, else only pieces on UP nodes. */
-int morph__release(morph__pass *run, int j, int units, int bad_first);
-/* Units of running job j on nodes that are not UP. */
+/* Units of running job j on nodes that are not UP (the master's kept). */
 int morph__bad_units(const morph__pass *run, int j);
 
-/* Whole actions. */
+/* Whole actions; each keeps the count of free units exact. A START takes
+ * what the SHRINK it depends on releases first, the rest from free units;
+ * an EXPAND takes free units; a SHRINK's units are free for nobody else
+ * in this decision. Requires enough free units. */
 int morph__start_job(morph__pass *run, int p, int n, int depends);
 int morph__expand_job(morph__pass *run, int j, int to);
-int morph__shrink_job(morph__pass *run, int j, int to, int bad_first);
+int morph__shrink_job(morph__pass *run, int j, int to, morph_policy_release release);
 
 /* Pending-queue min-tree (run.c). */
 int morph__tree_build(morph__mintree *t, const morph_policy_snapshot *snap, const char *started);

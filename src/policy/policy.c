@@ -274,9 +274,10 @@ int morph_policy_decide(morph_policy *policy, const morph_policy_snapshot *snap,
     rc = morph__pass_fail(&run, MORPH_ENOMEM, "out of memory for %d nodes and %d jobs", snap->nnodes,
                      snap->nrunning + snap->npending);
   if (rc == MORPH_OK)
-    rc = morph__validate(snap, &policy->scratch, policy->errmsg, sizeof(policy->errmsg));
+    rc = morph__validate(snap, policy->scratch.node_booked, policy->errmsg,
+                         sizeof(policy->errmsg));
   if (rc == MORPH_OK) {
-    morph__pool_init(&run);
+    morph__pass_count_free(&run);
     if (morph__tree_build(&policy->scratch.tree, snap, policy->scratch.started))
       rc = morph__pass_fail(&run, MORPH_ENOMEM, "out of memory for the queue index");
   }

@@ -99,7 +99,7 @@ static int shrink_for(morph__pass *run, long want)
     int to = size - rel;
     if (rel > want)
       to = morph__size_down(run->params->sizes, size, size - rel, size - (int)want);
-    int rc = morph__shrink_job(run, j, to, 0);
+    int rc = morph__shrink_job(run, j, to, MORPH_POLICY_RELEASE_UP);
     if (rc)
       return rc;
     want -= size - to;

@@ -1,5 +1,6 @@
-/* Booking resources and emitting actions. Every phase goes through these
- * helpers so that the free pool stays exact and no slot is booked twice. */
+/* Counting units and emitting actions. Every phase goes through these
+ * helpers so that the count of free units stays exact: the placement stage
+ * (morph/place.h) later finds units for exactly what was counted. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,63 +65,9 @@ int morph__emit(morph__pass *run, morph_policy_op op, int job_index, int from, i
   const morph_policy_job *job =
       op == MORPH_POLICY_START ? &run->snap->pending[job_index] : &run->snap->running[job_index];
   a->v[a->n] = (morph_policy_action){.op = op, .job = job->id, .job_index = job_index,
-                                     .from = from, .to = to, .alloc_first = a->nallocs,
-                                     .alloc_count = 0, .depends = depends};
+                                     .from = from, .to = to, .depends = depends,
+                                     .release = MORPH_POLICY_RELEASE_ANY};
   return a->n++;
-}
-
-int morph__emit_piece(morph__pass *run, int node, int slots)
-{
-  morph_policy_actions *a = run->out;
-  morph_policy_action *last = &a->v[a->n - 1];
-  /* Consecutive pieces on one node merge (slot units), keeping lists short. */
-  if (last->alloc_count > 0 && run->snap->unit == MORPH_POLICY_UNIT_SLOT &&
-      a->allocs[a->nallocs - 1].node == node) {
-    a->allocs[a->nallocs - 1].slots += slots;
-    return MORPH_OK;
-  }
-  if (a->nallocs == a->cap_allocs) {
-    int cap = a->cap_allocs ? 2 * a->cap_allocs : 256;
-    morph_policy_alloc *v = realloc(a->allocs, (size_t)cap * sizeof(*v));
-    if (!v)
-      return morph__pass_fail(run, MORPH_ENOMEM, "out of memory for allocations");
-    a->allocs = v;
-    a->cap_allocs = cap;
-  }
-  a->allocs[a->nallocs++] = (morph_policy_alloc){.node = node, .slots = slots};
-  a->v[a->n - 1].alloc_count++;
-  return MORPH_OK;
-}
-
-/* Takes up to `*units` from node i; returns MORPH_OK or MORPH_ENOMEM. */
-static int take_node(morph__pass *run, int i, int *units)
-{
-  int f = run->s->node_free[i];
-  if (f == 0 || *units == 0)
-    return MORPH_OK;
-  int whole = run->snap->unit == MORPH_POLICY_UNIT_NODE;
-  int slots = whole ? f : (f < *units ? f : *units);
-  run->s->node_free[i] -= slots;
-  *units -= whole ? 1 : slots;
-  run->total_free -= whole ? 1 : slots;
-  return morph__emit_piece(run, i, slots);
-}
-
-int morph__take(morph__pass *run, int units, int prefer_job)
-{
-  int rc = MORPH_OK;
-  /* Slot units: fill the job's own nodes first, for locality. */
-  if (prefer_job >= 0 && run->snap->unit == MORPH_POLICY_UNIT_SLOT) {
-    const morph_policy_job *job = &run->snap->running[prefer_job];
-    for (int k = 0; k < job->nalloc && units > 0 && rc == MORPH_OK; k++)
-      rc = take_node(run, job->alloc[k].node, &units);
-  }
-  while (units > 0 && rc == MORPH_OK && run->cursor < run->snap->nnodes) {
-    rc = take_node(run, run->cursor, &units);
-    if (run->s->node_free[run->cursor] == 0)
-      run->cursor++;
-  }
-  return rc;
 }
 
 static int node_up(const morph__pass *run, int node)
@@ -156,64 +103,20 @@ int morph__bad_units(const morph__pass *run, int j)
   return n;
 }
 
-/* Releases from the last piece backwards pieces whose node is (or is not)
- * UP, as `want_up` says; *units falls by what was released. */
-static int release_pass(morph__pass *run, const morph_policy_job *job, int *units, int want_up)
-{
-  int whole = run->snap->unit == MORPH_POLICY_UNIT_NODE;
-  for (int k = job->nalloc - 1; k >= 0 && *units > 0; k--) {
-    const morph_policy_alloc *a = &job->alloc[k];
-    int r = piece_releasable(run, job, k);
-    if (r == 0 || node_up(run, a->node) != want_up)
-      continue;
-    int u = r < *units ? r : *units;
-    if (morph__emit_piece(run, a->node, whole ? a->slots : u))
-      return MORPH_ENOMEM;
-    *units -= u;
-  }
-  return MORPH_OK;
-}
-
-int morph__release(morph__pass *run, int j, int units, int bad_first)
-{
-  const morph_policy_job *job = &run->snap->running[j];
-  if (bad_first && release_pass(run, job, &units, 0))
-    return MORPH_ENOMEM;
-  return release_pass(run, job, &units, 1);
-}
-
-/* Books for the last action up to *units of what action `shrink` released.
- * Released units it does not need stay unbooked until the next decision:
- * they are free only once the shrink completes. */
-static int copy_released(morph__pass *run, int shrink, int *units)
-{
-  const morph_policy_action *sh = &run->out->v[shrink];
-  int whole = run->snap->unit == MORPH_POLICY_UNIT_NODE;
-  for (int k = 0; k < sh->alloc_count && *units > 0; k++) {
-    morph_policy_alloc piece = run->out->allocs[sh->alloc_first + k];
-    int u = morph__piece_units(run->snap, &piece);
-    if (u > *units)
-      u = *units;
-    if (morph__emit_piece(run, piece.node, whole ? piece.slots : u))
-      return MORPH_ENOMEM;
-    *units -= u;
-  }
-  return MORPH_OK;
-}
-
 int morph__start_job(morph__pass *run, int p, int n, int depends)
 {
   int a = morph__emit(run, MORPH_POLICY_START, p, 0, n, depends);
   if (a < 0)
     return a;
-  int units = n;
-  /* A start that depends on a shrink first takes what the shrink released:
-   * those slots were booked for it and for nothing else. */
-  if (depends >= 0 && copy_released(run, depends, &units))
-    return MORPH_ENOMEM;
+  /* A start that depends on a shrink takes what the shrink released first:
+   * those units were kept for it and for nothing else. The rest is free. */
+  int released = 0;
+  if (depends >= 0)
+    released = run->out->v[depends].from - run->out->v[depends].to;
+  run->total_free -= released < n ? n - released : 0;
   run->s->started[p] = 1;
   morph__tree_remove(&run->s->tree, p);
-  return morph__take(run, units, -1);
+  return MORPH_OK;
 }
 
 int morph__expand_job(morph__pass *run, int j, int to)
@@ -224,18 +127,21 @@ int morph__expand_job(morph__pass *run, int j, int to)
     return a;
   run->s->size[j] = to;
   run->s->touched[j] = 1;
-  return morph__take(run, to - from, j);
+  run->total_free -= to - from;
+  return MORPH_OK;
 }
 
-int morph__shrink_job(morph__pass *run, int j, int to, int bad_first)
+/* The released units are not free in this decision: the processes must
+ * leave first, and only a START that depends on the shrink may use them. */
+int morph__shrink_job(morph__pass *run, int j, int to, morph_policy_release release)
 {
-  int from = run->s->size[j];
-  int a = morph__emit(run, MORPH_POLICY_SHRINK, j, from, to, -1);
+  int a = morph__emit(run, MORPH_POLICY_SHRINK, j, run->s->size[j], to, -1);
   if (a < 0)
     return a;
+  run->out->v[a].release = release;
   run->s->size[j] = to;
   run->s->touched[j] = 1;
-  return morph__release(run, j, from - to, bad_first);
+  return MORPH_OK;
 }
 
 int morph__tree_build(morph__mintree *t, const morph_policy_snapshot *snap, const char *started)

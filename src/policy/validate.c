@@ -1,58 +1,41 @@
-/* Checking a caller's snapshot before deciding on it, and setting up the
- * free pool. A bad snapshot would make the engine double-book, so each
+/* Checking a caller's snapshot before deciding on it, and counting the
+ * free units. A bad snapshot would make the engine double-book, so each
  * inconsistency is an error that names the node or job. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/array.h"
 #include "internal.h"
-
-static int grow(void **p, int *cap, int want, size_t elem)
-{
-  if (want <= *cap)
-    return MORPH_OK;
-  int n = want < 64 ? 64 : want;
-  void *q = realloc(*p, (size_t)n * elem);
-  if (!q)
-    return MORPH_ENOMEM;
-  *p = q;
-  *cap = n;
-  return MORPH_OK;
-}
 
 /* Grows the scratch arrays to the snapshot's sizes; the caps are shared by
  * arrays of the same length, so they grow together. */
 int morph__scratch_reserve(morph__scratch *s, const morph_policy_snapshot *snap)
 {
-  int cap = s->nodes_cap;
-  if (grow((void **)&s->node_free, &cap, snap->nnodes, sizeof(int)))
+  if (morph__array_grow((void **)&s->node_booked, &s->nodes_cap, snap->nnodes, sizeof(int)))
     return MORPH_ENOMEM;
-  cap = s->nodes_cap;
-  if (grow((void **)&s->node_booked, &cap, snap->nnodes, sizeof(int)))
-    return MORPH_ENOMEM;
-  s->nodes_cap = cap;
-  cap = s->running_cap;
-  if (grow((void **)&s->size, &cap, snap->nrunning, sizeof(int)))
+  int cap = s->running_cap;
+  if (morph__array_grow((void **)&s->size, &cap, snap->nrunning, sizeof(int)))
     return MORPH_ENOMEM;
   cap = s->running_cap;
-  if (grow((void **)&s->touched, &cap, snap->nrunning, 1))
+  if (morph__array_grow((void **)&s->touched, &cap, snap->nrunning, 1))
     return MORPH_ENOMEM;
   s->running_cap = cap;
   cap = s->pending_cap;
-  if (grow((void **)&s->started, &cap, snap->npending, 1))
+  if (morph__array_grow((void **)&s->started, &cap, snap->npending, 1))
     return MORPH_ENOMEM;
   s->pending_cap = cap;
-  if (grow((void **)&s->pairs, &s->pairs_cap, 2 * snap->nrunning, sizeof(int)))
+  if (morph__array_grow((void **)&s->pairs, &s->pairs_cap, 2 * snap->nrunning, sizeof(int)))
     return MORPH_ENOMEM;
-  /* easy keeps (end, units) pairs of running and just-started jobs. */
-  return grow((void **)&s->ends, &s->ends_cap, 2 * (snap->nrunning + snap->npending),
-              sizeof(double));
+  /* easy keeps (end, units) pairs of running and just-started jobs, and
+   * as much again to sort them. */
+  return morph__array_grow((void **)&s->ends, &s->ends_cap, 4 * (snap->nrunning + snap->npending),
+                           sizeof(double));
 }
 
 void morph__scratch_free(morph__scratch *s)
 {
-  free(s->node_free);
   free(s->node_booked);
   free(s->size);
   free(s->touched);
@@ -149,38 +132,34 @@ static int check_arrays(const morph_policy_snapshot *snap, char *msg, size_t siz
   return MORPH_OK;
 }
 
-int morph__validate(const morph_policy_snapshot *snap, morph__scratch *s, char *msg, size_t size)
+int morph__validate(const morph_policy_snapshot *snap, int *booked, char *msg, size_t size)
 {
   int rc = check_arrays(snap, msg, size);
   if (rc == MORPH_OK)
     rc = check_nodes(snap, msg, size);
   if (rc)
     return rc;
-  memset(s->node_booked, 0, sizeof(int) * (size_t)snap->nnodes);
+  memset(booked, 0, sizeof(int) * (size_t)snap->nnodes);
   for (int j = 0; j < snap->nrunning && rc == MORPH_OK; j++) {
     rc = check_limits(&snap->running[j], msg, size);
     if (rc == MORPH_OK)
-      rc = check_alloc(snap, &snap->running[j], s->node_booked, msg, size);
+      rc = check_alloc(snap, &snap->running[j], booked, msg, size);
   }
   for (int p = 0; p < snap->npending && rc == MORPH_OK; p++)
     rc = check_limits(&snap->pending[p], msg, size);
   return rc;
 }
 
-/* Free slots per node; in NODE units only wholly free UP nodes count. */
-void morph__pool_init(morph__pass *run)
+/* Free units: slots on UP nodes; in NODE units wholly free UP nodes. */
+void morph__pass_count_free(morph__pass *run)
 {
   const morph_policy_snapshot *snap = run->snap;
   int whole = snap->unit == MORPH_POLICY_UNIT_NODE;
   run->total_free = 0;
-  run->cursor = 0;
   for (int i = 0; i < snap->nnodes; i++) {
     const morph_policy_node *n = &snap->nodes[i];
     int f = n->state == MORPH_POLICY_NODE_UP ? n->slots - n->used : 0;
-    if (whole && f != n->slots)
-      f = 0;
-    run->s->node_free[i] = f;
-    run->total_free += whole ? (f > 0) : f;
+    run->total_free += whole ? f == n->slots : f;
   }
   for (int j = 0; j < snap->nrunning; j++) {
     run->s->size[j] = snap->running[j].size;

@@ -5,15 +5,9 @@
  */
 #include "proto/protocol.h"
 
-#include <errno.h>
 #include <jansson.h>
-#include <poll.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/un.h>
-#include <unistd.h>
 
 #include "common/clock.h"
 #include "morph/error.h"
@@ -202,128 +196,13 @@ int morph__msg_decode(const char *line, morph__msg *m, char *err, size_t errsize
   return rc;
 }
 
-static int fill_addr(const char *path, struct sockaddr_un *a)
-{
-  memset(a, 0, sizeof *a);
-  a->sun_family = AF_UNIX;
-  if (!path || strlen(path) >= sizeof a->sun_path)
-    return MORPH_EINVAL;
-  strcpy(a->sun_path, path);
-  return MORPH_OK;
-}
-
-int morph__listen(const char *path)
-{
-  struct sockaddr_un a;
-  if (fill_addr(path, &a) != MORPH_OK)
-    return MORPH_EINVAL;
-  int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd < 0)
-    return MORPH_EIO;
-  unlink(path);
-  /* The umask makes the socket owner-only from the moment it exists; a
-   * chmod afterwards would leave a window where others could connect. */
-  mode_t old = umask(0177);
-  int rc = bind(fd, (struct sockaddr *)&a, sizeof a);
-  umask(old);
-  if (rc != 0 || listen(fd, 64) != 0) {
-    close(fd);
-    return MORPH_EIO;
-  }
-  return fd;
-}
-
-static void conn_init(morph__conn *c, int fd)
-{
-  c->fd = fd;
-  c->len = 0;
-}
-
-int morph__accept(int listen_fd, morph__conn *c)
-{
-  int fd;
-  do
-    fd = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);
-  while (fd < 0 && errno == EINTR);
-  if (fd < 0)
-    return MORPH_EIO;
-  conn_init(c, fd);
-  return MORPH_OK;
-}
-
-int morph__connect(const char *path, double timeout, morph__conn *c)
-{
-  struct sockaddr_un a;
-  if (fill_addr(path, &a) != MORPH_OK)
-    return MORPH_EINVAL;
-  double deadline = morph__now() + timeout;
-  for (;;) {
-    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0)
-      return MORPH_ECONN;
-    if (connect(fd, (struct sockaddr *)&a, sizeof a) == 0) {
-      conn_init(c, fd);
-      return MORPH_OK;
-    }
-    close(fd);
-    /* The server may still be creating its socket: retry until the
-     * deadline, but only for the errors that mean "not yet". */
-    if ((errno != ENOENT && errno != ECONNREFUSED) || morph__now() >= deadline)
-      return MORPH_ECONN;
-    morph__sleep(0.02);
-  }
-}
-
 int morph__send(morph__conn *c, const morph__msg *m)
 {
   char line[2048];
   int n = morph__msg_encode(m, line, sizeof line);
   if (n < 0)
     return n;
-  for (int off = 0; off < n;) {
-    ssize_t w = send(c->fd, line + off, (size_t)(n - off), MSG_NOSIGNAL);
-    if (w < 0 && errno == EINTR)
-      continue;
-    if (w <= 0)
-      return MORPH_ECONN;
-    off += (int)w;
-  }
-  return MORPH_OK;
-}
-
-/* Takes one complete line out of the buffer into *m; 0 if none yet. */
-static int take_line(morph__conn *c, morph__msg *m, char *err, size_t errsize)
-{
-  char *nl = memchr(c->buf, '\n', c->len);
-  if (!nl)
-    return 0;
-  *nl = '\0';
-  int rc = morph__msg_decode(c->buf, m, err, errsize);
-  size_t used = (size_t)(nl - c->buf) + 1;
-  memmove(c->buf, nl + 1, c->len - used);
-  c->len -= used;
-  return rc == MORPH_OK ? 1 : rc;
-}
-
-/* Reads what is available within `timeout`; 0 on timeout, 1 on data. */
-static int fill(morph__conn *c, double timeout)
-{
-  if (c->len == sizeof c->buf)
-    return MORPH_EPROTO; /* a line longer than any valid message */
-  struct pollfd p = {.fd = c->fd, .events = POLLIN};
-  int ms = timeout < 0 ? -1 : (int)(timeout * 1000.0);
-  int r = poll(&p, 1, ms);
-  if (r < 0)
-    return errno == EINTR ? 0 : MORPH_ECONN;
-  if (r == 0)
-    return 0;
-  ssize_t n = recv(c->fd, c->buf + c->len, sizeof c->buf - c->len, 0);
-  if (n < 0)
-    return errno == EINTR || errno == EAGAIN ? 0 : MORPH_ECONN;
-  if (n == 0)
-    return MORPH_ECONN;
-  c->len += (size_t)n;
-  return 1;
+  return morph__conn_write(c, line, (size_t)n);
 }
 
 int morph__recv(morph__conn *c, morph__msg *m, double timeout, char *err, size_t errsize)
@@ -331,27 +210,17 @@ int morph__recv(morph__conn *c, morph__msg *m, double timeout, char *err, size_t
   if (c->fd < 0)
     return MORPH_ECONN;
   double deadline = morph__now() + (timeout > 0 ? timeout : 0);
+  char line[sizeof c->buf];
   for (;;) {
-    int rc = take_line(c, m, err, errsize);
-    if (rc != 0)
-      return rc;
+    if (morph__conn_line(c, line, sizeof line) >= 0)
+      return morph__msg_decode(line, m, err, errsize) == MORPH_OK ? 1 : MORPH_EPROTO;
     double left = timeout < 0 ? -1 : deadline - morph__now();
     if (timeout >= 0 && left < 0)
       left = 0;
-    rc = fill(c, left);
+    int rc = morph__conn_fill(c, left);
     if (rc == MORPH_EPROTO)
       snprintf(err, errsize, "line longer than %zu bytes", sizeof c->buf);
-    if (rc < 0)
+    if (rc <= 0)
       return rc;
-    if (rc == 0)
-      return 0;
   }
-}
-
-void morph__conn_close(morph__conn *c)
-{
-  if (c->fd >= 0)
-    close(c->fd);
-  c->fd = -1;
-  c->len = 0;
 }

@@ -1,6 +1,7 @@
 /*
  * The job <-> launcher protocol (docs/protocol.md): versioned JSON messages,
- * one per line, over a local stream socket. The job (rank 0 of a malleable
+ * one per line, over a stream connection (transport.h: a local socket, or
+ * TCP authenticated with MUNGE between hosts). The job (rank 0 of a malleable
  * application) is the client; the launcher (`morph run`) or the daemon
  * (morphd) is the server. Shared by libmorph and the tools; no MPI here.
  */
@@ -9,6 +10,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "proto/transport.h"
 
 #define MORPH_PROTO_VERSION 1
 
@@ -72,26 +75,6 @@ int morph__msg_encode(const morph__msg *m, char *buf, size_t size);
  * a field of the wrong type is MORPH_EPROTO with a message in err. */
 int morph__msg_decode(const char *line, morph__msg *m, char *err, size_t errsize);
 
-/* A connection: a socket and its read buffer. */
-typedef struct morph__conn {
-  int fd;
-  size_t len;
-  char buf[8192];
-} morph__conn;
-
-/* Creates a listening socket at `path`, readable and writable only by its
- * owner (mode 0600); an existing stale socket file is replaced.
- * Returns the fd, or MORPH_EIO / MORPH_EINVAL (path too long). */
-int morph__listen(const char *path);
-
-/* Accepts one client on a listening fd into *c (blocking).
- * Errors: MORPH_EIO. */
-int morph__accept(int listen_fd, morph__conn *c);
-
-/* Connects to the server at `path`, giving up after `timeout` seconds.
- * Errors: MORPH_ECONN (no such socket, refused, timed out), MORPH_EINVAL. */
-int morph__connect(const char *path, double timeout, morph__conn *c);
-
 /* Sends one message. Errors: MORPH_ECONN (peer gone), MORPH_ENOMEM. */
 int morph__send(morph__conn *c, const morph__msg *m);
 
@@ -103,8 +86,5 @@ int morph__send(morph__conn *c, const morph__msg *m);
  * malformed line (the line is consumed; err says why).
  */
 int morph__recv(morph__conn *c, morph__msg *m, double timeout, char *err, size_t errsize);
-
-/* Closes the connection (idempotent). */
-void morph__conn_close(morph__conn *c);
 
 #endif /* MORPH_PROTO_PROTOCOL_H */

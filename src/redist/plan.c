@@ -9,6 +9,12 @@
  * BLOCK_CYCLIC keeps the same block size on both sides, so block
  * boundaries coincide and every block moves whole: one slice per block,
  * bucketed by peer, merged where both ends are contiguous.
+ *
+ * Held parts (morph__plan_build_held) reuse the same per-part slices: a
+ * holder's send list is its parts' lists shifted into its concatenation;
+ * a receiver's list gets holders for peers and concatenation offsets for
+ * source indices; a stable sort by peer then keeps part order within a
+ * peer on both ends.
  */
 #include "redist/plan.h"
 
@@ -109,24 +115,6 @@ static int64_t *range_offsets(int64_t total, const int64_t *counts, int n)
   return off;
 }
 
-static int build_ranges(const morph__dist *d, const int64_t *old_counts, int old_n, int new_n,
-                        int me, morph__plan *plan)
-{
-  int varcount = d->kind == MORPH__DIST_VARCOUNT;
-  int64_t *oo = range_offsets(d->global, varcount ? old_counts : NULL, old_n);
-  int64_t *no = oo ? range_offsets(oo[old_n], NULL, new_n) : NULL;
-  int err = no ? MORPH_OK : MORPH_ENOMEM;
-  if (!err && me < old_n)
-    err = intersect(oo[me], oo[me + 1], no, new_n, 1, &plan->send, &plan->nsend);
-  if (!err && me < new_n) {
-    err = intersect(no[me], no[me + 1], oo, old_n, 0, &plan->recv, &plan->nrecv);
-    plan->new_count = no[me + 1] - no[me];
-  }
-  free(oo);
-  free(no);
-  return err;
-}
-
 /* Walks the blocks b = me, me + mine_n, ... of one side and, for each,
  * the other side's owner b mod other_n and local block b / other_n, kept
  * incrementally so that the walk has no division per block. */
@@ -201,31 +189,216 @@ static int cyclic_side(const morph__dist *d, int me, int mine_n, int other_n, in
   return MORPH_OK;
 }
 
-static int build_cyclic(const morph__dist *d, int old_n, int new_n, int me, morph__plan *plan)
+/* Both layouts of a plan: for BLOCK and VARCOUNT the old and new range
+ * offsets, for BLOCK_CYCLIC the descriptor alone. */
+typedef struct layouts {
+  const morph__dist *d;
+  int old_n, new_n;
+  int64_t *oo, *no;
+} layouts;
+
+static int layouts_init(layouts *l, const morph__dist *d, const int64_t *old_counts, int old_n,
+                        int new_n)
 {
-  int err = MORPH_OK;
-  if (me < old_n)
-    err = cyclic_side(d, me, old_n, new_n, 1, &plan->send, &plan->nsend);
-  if (!err && me < new_n) {
-    err = cyclic_side(d, me, new_n, old_n, 0, &plan->recv, &plan->nrecv);
-    plan->new_count = morph__dist_count(d, me, new_n);
-  }
-  return err;
+  *l = (layouts){d, old_n, new_n, NULL, NULL};
+  if (d->kind == MORPH__DIST_BLOCK_CYCLIC)
+    return MORPH_OK;
+  int varcount = d->kind == MORPH__DIST_VARCOUNT;
+  l->oo = range_offsets(d->global, varcount ? old_counts : NULL, old_n);
+  l->no = l->oo ? range_offsets(l->oo[old_n], NULL, new_n) : NULL;
+  return l->no ? MORPH_OK : MORPH_ENOMEM;
+}
+
+static void layouts_free(layouts *l)
+{
+  free(l->oo);
+  free(l->no);
+}
+
+/* What old part p sends, with src_index in the part itself. */
+static int part_send(const layouts *l, int p, morph__slice **out, size_t *n)
+{
+  if (l->d->kind == MORPH__DIST_BLOCK_CYCLIC)
+    return cyclic_side(l->d, p, l->old_n, l->new_n, 1, out, n);
+  return intersect(l->oo[p], l->oo[p + 1], l->no, l->new_n, 1, out, n);
+}
+
+/* What new part q receives; peers are old parts. */
+static int part_recv(const layouts *l, int q, morph__slice **out, size_t *n)
+{
+  if (l->d->kind == MORPH__DIST_BLOCK_CYCLIC)
+    return cyclic_side(l->d, q, l->new_n, l->old_n, 0, out, n);
+  return intersect(l->no[q], l->no[q + 1], l->oo, l->old_n, 0, out, n);
+}
+
+static int64_t old_len(const layouts *l, int p)
+{
+  if (l->d->kind == MORPH__DIST_BLOCK_CYCLIC)
+    return morph__dist_count(l->d, p, l->old_n);
+  return l->oo[p + 1] - l->oo[p];
+}
+
+static int64_t new_len(const layouts *l, int q)
+{
+  if (l->d->kind == MORPH__DIST_BLOCK_CYCLIC)
+    return morph__dist_count(l->d, q, l->new_n);
+  return l->no[q + 1] - l->no[q];
 }
 
 int morph__plan_build(const morph__dist *d, const int64_t *old_counts, int old_n, int new_n,
                       int me, morph__plan *plan)
 {
+  return morph__plan_build_held(d, old_counts, old_n, new_n, NULL, me, plan);
+}
+
+/* Orders slices by peer and keeps their order within a peer (a stable
+ * counting sort: holders and owners are ranks, so few buckets). */
+static int sort_by_peer(morph__slice *v, size_t n, int npeers)
+{
+  size_t *start = calloc((size_t)npeers + 1, sizeof *start);
+  morph__slice *tmp = malloc((n ? n : 1) * sizeof *tmp);
+  if (!start || !tmp) {
+    free(start);
+    free(tmp);
+    return MORPH_ENOMEM;
+  }
+  for (size_t i = 0; i < n; i++)
+    start[v[i].peer + 1]++;
+  for (int q = 0; q < npeers; q++)
+    start[q + 1] += start[q];
+  for (size_t i = 0; i < n; i++)
+    tmp[start[v[i].peer]++] = v[i];
+  memcpy(v, tmp, n * sizeof *v);
+  free(start);
+  free(tmp);
+  return MORPH_OK;
+}
+
+/* Appends part p's send slices to the list, shifted to start at `base` in
+ * the holder's concatenation. */
+static int append_part(const layouts *l, int p, int64_t base, morph__plan *plan)
+{
+  morph__slice *v = NULL;
+  size_t n = 0;
+  int err = part_send(l, p, &v, &n);
+  morph__slice *all = err || !n ? NULL : realloc(plan->send, (plan->nsend + n) * sizeof *all);
+  if (!err && n && !all)
+    err = MORPH_ENOMEM;
+  for (size_t i = 0; !err && i < n; i++) {
+    v[i].src_index += base;
+    all[plan->nsend + i] = v[i];
+  }
+  if (all) {
+    plan->send = all;
+    plan->nsend += n;
+  }
+  free(v);
+  return err;
+}
+
+/* The send list of a holder: its parts in increasing p, then by peer. */
+static int held_send(const layouts *l, const int *holder, int me, morph__plan *plan)
+{
+  int64_t base = 0;
+  for (int p = 0; p < l->old_n; p++) {
+    if (holder[p] != me)
+      continue;
+    int err = append_part(l, p, base, plan);
+    if (err)
+      return err;
+    base += old_len(l, p);
+  }
+  int err = sort_by_peer(plan->send, plan->nsend, l->new_n);
+  if (!err)
+    merge_slices(plan->send, &plan->nsend);
+  return err;
+}
+
+/* Where each old part starts in its holder's concatenation. */
+static int64_t *held_offsets(const layouts *l, const int *holder, int nranks)
+{
+  int64_t *at = calloc((size_t)nranks, sizeof *at);
+  int64_t *off = malloc((size_t)l->old_n * sizeof *off);
+  if (at && off)
+    for (int p = 0; p < l->old_n; p++) {
+      off[p] = at[holder[p]];
+      at[holder[p]] += old_len(l, p);
+    }
+  free(at);
+  if (!at) {
+    free(off);
+    return NULL;
+  }
+  return off;
+}
+
+/* The receive list of new rank me, with old parts turned into holders. */
+static int held_recv(const layouts *l, const int *holder, int nranks, int me, morph__plan *plan)
+{
+  int err = part_recv(l, me, &plan->recv, &plan->nrecv);
+  plan->new_count = new_len(l, me);
+  int64_t *off = err ? NULL : held_offsets(l, holder, nranks);
+  if (!err && !off)
+    err = MORPH_ENOMEM;
+  for (size_t i = 0; !err && i < plan->nrecv; i++) {
+    morph__slice *s = &plan->recv[i];
+    s->src_index += off[s->peer];
+    s->peer = holder[s->peer];
+  }
+  if (!err)
+    err = sort_by_peer(plan->recv, plan->nrecv, nranks);
+  if (!err)
+    merge_slices(plan->recv, &plan->nrecv);
+  free(off);
+  return err;
+}
+
+/* Holders must be ranks; returns the number of ranks they span, or 0. */
+static int holder_ranks(const int *holder, int old_n)
+{
+  int top = 0;
+  for (int p = 0; p < old_n; p++) {
+    if (holder[p] < 0)
+      return 0;
+    if (holder[p] >= top)
+      top = holder[p] + 1;
+  }
+  return top;
+}
+
+/* Old part p on rank p: at most one part per rank, no reordering. */
+static int build_own(const layouts *l, int me, morph__plan *plan)
+{
+  int err = MORPH_OK;
+  if (me < l->old_n)
+    err = part_send(l, me, &plan->send, &plan->nsend);
+  if (!err && me < l->new_n) {
+    err = part_recv(l, me, &plan->recv, &plan->nrecv);
+    plan->new_count = new_len(l, me);
+  }
+  return err;
+}
+
+int morph__plan_build_held(const morph__dist *d, const int64_t *old_counts, int old_n,
+                           int new_n, const int *holder, int me, morph__plan *plan)
+{
   if (!plan)
     return MORPH_EINVAL;
   memset(plan, 0, sizeof *plan);
   int err = check_args(d, old_counts, old_n, new_n, me);
-  if (err)
-    return err;
-  if (d->kind == MORPH__DIST_BLOCK_CYCLIC)
-    err = build_cyclic(d, old_n, new_n, me, plan);
-  else
-    err = build_ranges(d, old_counts, old_n, new_n, me, plan);
+  int nranks = !err && holder ? holder_ranks(holder, old_n) : 0;
+  if (!err && holder && nranks == 0)
+    err = MORPH_EINVAL;
+  layouts l = {0};
+  if (!err)
+    err = layouts_init(&l, d, old_counts, old_n, new_n);
+  if (!err && !holder)
+    err = build_own(&l, me, plan);
+  if (!err && holder)
+    err = held_send(&l, holder, me, plan);
+  if (!err && holder && me < new_n)
+    err = held_recv(&l, holder, nranks, me, plan);
+  layouts_free(&l);
   if (err)
     morph__plan_free(plan);
   return err;

@@ -66,6 +66,25 @@ typedef struct morph__plan {
 
 int morph__plan_build(const morph__dist *d, const int64_t *old_counts, int old_n, int new_n,
                       int me, morph__plan *plan);
+
+/*
+ * The plan of process `me` when the old parts are not on their owners: old
+ * part p (what old rank p owned) is held by rank holder[p] of the
+ * communicator, and a rank may hold several parts or none. This is where
+ * the runtime's callbacks transport leaves data (old rank r's blob goes to
+ * new rank r mod N); the DMRlib front-end rebalances it from there.
+ *
+ * A rank's old buffer is the concatenation of the parts it holds, in
+ * increasing p: src_index indexes that concatenation in both lists. Peers
+ * are ranks of the communicator: the new owner in the send list, the
+ * holder in the receive list. Within a peer, slices come by part, then by
+ * index, on both ends, so morph__redist_exec pairs the streams as usual.
+ * holder == NULL means holder[p] = p, which is morph__plan_build.
+ * Errors: those of morph__plan_build, and MORPH_EINVAL for a negative
+ * holder. On error nothing is left allocated.
+ */
+int morph__plan_build_held(const morph__dist *d, const int64_t *old_counts, int old_n,
+                           int new_n, const int *holder, int me, morph__plan *plan);
 void morph__plan_free(morph__plan *plan);
 
 #endif /* MORPH_REDIST_PLAN_H */

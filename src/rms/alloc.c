@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "morph/error.h"
-#include "rms/pool.h"
+#include "rms/alloc.h"
 
 void morph__alloc_init(morph__alloc *a)
 {
@@ -89,6 +89,12 @@ int morph__alloc_total(const morph__alloc *a)
   return t;
 }
 
+int morph__alloc_on(const morph__alloc *a, int node)
+{
+  int k = find(a, node);
+  return k < 0 ? 0 : a->v[k].slots;
+}
+
 int morph__alloc_copy(morph__alloc *dst, const morph__alloc *src)
 {
   morph__alloc_clear(dst);
@@ -126,20 +132,4 @@ int morph__alloc_parse(morph__alloc *a, const char *text)
       return MORPH_EPARSE;
   }
   return MORPH_OK;
-}
-
-void morph__alloc_hosts(const morph__alloc *a, const morph__pool *p, char *buf, size_t size)
-{
-  size_t len = 0;
-  if (size)
-    buf[0] = '\0';
-  for (int i = 0; i < a->n; i++) {
-    const char *h = a->v[i].node < p->n ? p->nodes[a->v[i].node].host : "?";
-    for (int k = 0; k < a->v[i].slots && len < size; k++) {
-      int w = snprintf(buf + len, size - len, "%s%s", len ? "," : "", h);
-      if (w < 0)
-        return;
-      len += (size_t)w;
-    }
-  }
 }

@@ -23,7 +23,7 @@ static void reply_error(morph__daemon *d, int i, int code, const char *fmt, ...)
   va_start(ap, fmt);
   vsnprintf(text, sizeof text, fmt, ap);
   va_end(ap);
-  morph__conn_send_json(d, i, json_pack("{s:b, s:s, s:i}", "ok", 0, "error", text, "code", code));
+  morph__wire_json(d, i, json_pack("{s:b, s:s, s:i}", "ok", 0, "error", text, "code", code));
 }
 
 static int get_int(json_t *req, const char *key, int dflt)
@@ -111,6 +111,19 @@ static void record(morph__daemon *d, morph__job *j)
   morph__journal_commit(d->journal);
 }
 
+/* True (with the reason in j->note) if no state of the backend's nodes
+ * will ever hold the job. */
+static int never_fits(morph__daemon *d, morph__job *j)
+{
+  morph__backend_view v;
+  int total = morph__backend_read(d->be, &v) == MORPH_OK ? morph__backend_view_units(&v) : 0;
+  if (total <= 0 || j->req_min <= total)
+    return 0;
+  snprintf(j->note, sizeof j->note, "needs at least %d %s; the pool has %d in all", j->req_min,
+           v.unit == MORPH_POLICY_UNIT_NODE ? "nodes" : "slots", total);
+  return 1;
+}
+
 static void cmd_submit(morph__daemon *d, int i, json_t *req)
 {
   char why[256] = "";
@@ -129,10 +142,8 @@ static void cmd_submit(morph__daemon *d, int i, json_t *req)
     return reply_error(d, i, rc, "%s", why[0] ? why : morph_strerror(rc));
   }
   j->submit = morph__wall();
-  if (j->req_min > d->pool.total) {
-    /* No pool state will ever hold it: say so now, keep the record. */
-    snprintf(j->note, sizeof j->note, "needs at least %d slots; the pool has %d in all",
-             j->req_min, d->pool.total);
+  if (never_fits(d, j)) {
+    /* Say so now, keep the record. */
     j->state = MORPH__J_REJECTED;
     j->end = j->submit;
     record(d, j);
@@ -142,7 +153,7 @@ static void cmd_submit(morph__daemon *d, int i, json_t *req)
   d->dirty = 1;
   morph__say(&d->log, 0, "job %lld submitted (%s %d-%d)", (long long)j->id, morph_job_kind_name(j->kind),
               j->req_min, j->req_max);
-  morph__conn_send_json(d, i, json_pack("{s:b, s:I}", "ok", 1, "id", (json_int_t)j->id));
+  morph__wire_json(d, i, json_pack("{s:b, s:I}", "ok", 1, "id", (json_int_t)j->id));
 }
 
 static void cmd_cancel(morph__daemon *d, int i, json_t *req)
@@ -155,7 +166,7 @@ static void cmd_cancel(morph__daemon *d, int i, json_t *req)
   if (morph__job_cancel(d, j) != MORPH_OK)
     return reply_error(d, i, MORPH_ESTATE, "job %lld has already ended (%s)", (long long)j->id,
                        morph__jstate_name(j->state));
-  morph__conn_send_json(d, i, json_pack("{s:b, s:I, s:s}", "ok", 1, "id", (json_int_t)j->id,
+  morph__wire_json(d, i, json_pack("{s:b, s:I, s:s}", "ok", 1, "id", (json_int_t)j->id,
                                         "state", morph__jstate_name(j->state)));
 }
 
@@ -165,7 +176,7 @@ static void cmd_shutdown(morph__daemon *d, int i, json_t *req)
   if (kill_jobs)
     morph__jobs_kill_all(d);
   morph__say(&d->log, 0, "shutdown requested%s", kill_jobs ? " (jobs stopped)" : "; jobs keep running");
-  morph__conn_send_json(d, i, json_pack("{s:b}", "ok", 1));
+  morph__wire_json(d, i, json_pack("{s:b}", "ok", 1));
   d->stop = kill_jobs ? 2 : 1;
 }
 
@@ -176,12 +187,12 @@ void morph__cli_request(morph__daemon *d, int i, json_t *req)
   if (!cmd)
     reply_error(d, i, MORPH_EPROTO, "\"cmd\" must be a string");
   else if (!strcmp(cmd, "ping"))
-    morph__conn_send_json(d, i, json_pack("{s:b, s:i, s:I}", "ok", 1, "version",
+    morph__wire_json(d, i, json_pack("{s:b, s:i, s:I}", "ok", 1, "version",
                                           MORPH__JOURNAL_VERSION, "pid", (json_int_t)getpid()));
   else if (!strcmp(cmd, "submit"))
     cmd_submit(d, i, req);
   else if (!strcmp(cmd, "status"))
-    morph__conn_send_json(d, i, morph__cli_status(d, req));
+    morph__wire_json(d, i, morph__cli_status(d, req));
   else if (!strcmp(cmd, "cancel"))
     cmd_cancel(d, i, req);
   else if (!strcmp(cmd, "shutdown"))

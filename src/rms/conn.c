@@ -39,49 +39,7 @@ void morph__conn_drop(morph__daemon *d, int i)
     return;
   if (c->type == MORPH__C_JOB)
     morph__relay_lost(d, i);
-  close(c->fd);
-  c->fd = -1, c->type = MORPH__C_FREE, c->job = 0, c->len = 0;
-}
-
-/* Writes all of buf; the socket is non-blocking, so a peer that stops
- * reading for long gets dropped instead of stalling the daemon. */
-static int write_all(int fd, const char *buf, size_t len)
-{
-  int spins = 0;
-  while (len > 0) {
-    ssize_t w = send(fd, buf, len, MSG_NOSIGNAL);
-    if (w < 0 && (errno == EAGAIN || errno == EINTR) && spins++ < 1000) {
-      usleep(1000);
-      continue;
-    }
-    if (w <= 0)
-      return MORPH_ECONN;
-    buf += w, len -= (size_t)w;
-  }
-  return MORPH_OK;
-}
-
-int morph__conn_send_msg(morph__daemon *d, int i, const morph__msg *m)
-{
-  char line[4096];
-  int n = morph__msg_encode(m, line, sizeof line);
-  if (n < 0)
-    return n;
-  return write_all(d->clients[i].fd, line, (size_t)n);
-}
-
-int morph__conn_send_json(morph__daemon *d, int i, json_t *reply)
-{
-  char *s = json_dumps(reply, JSON_COMPACT);
-  json_decref(reply);
-  if (!s)
-    return MORPH_ENOMEM;
-  size_t n = strlen(s);
-  int rc = write_all(d->clients[i].fd, s, n);
-  if (rc == MORPH_OK)
-    rc = write_all(d->clients[i].fd, "\n", 1);
-  free(s);
-  return rc;
+  morph__wire_close(d, i);
 }
 
 static void protocol_line(morph__daemon *d, int i, const char *line)
@@ -92,7 +50,7 @@ static void protocol_line(morph__daemon *d, int i, const char *line)
     morph__msg e;
     morph__msg_init(&e, MORPH__MSG_ERROR);
     snprintf(e.text, sizeof e.text, "%s", err);
-    morph__conn_send_msg(d, i, &e);
+    morph__wire_msg(d, i, &e);
     morph__say(&d->log, 1, "bad protocol line: %s", err);
     return;
   }
@@ -115,7 +73,7 @@ static void on_line(morph__daemon *d, int i, const char *line)
   } else if (c->type == MORPH__C_CLI) {
     json_t *r = json_pack("{s:b, s:s, s:i}", "ok", 0, "error", "expected a JSON object with \"cmd\"",
                           "code", MORPH_EPROTO);
-    morph__conn_send_json(d, i, r);
+    morph__wire_json(d, i, r);
   } else {
     protocol_line(d, i, line);
   }

@@ -35,6 +35,21 @@ const char *morph__rop_name(morph__rop op)
   return op >= 0 && op <= MORPH__R_SHRINK ? names[op] : "?";
 }
 
+static const char *const phase_names[] = {"", "grow", "sent", "release"};
+
+const char *morph__rphase_name(morph__rphase p)
+{
+  return p >= MORPH__P_NONE && p <= MORPH__P_RELEASE ? phase_names[p] : "?";
+}
+
+morph__rphase morph__rphase_parse(const char *name)
+{
+  for (int i = MORPH__P_GROW; name && i <= MORPH__P_RELEASE; i++)
+    if (!strcmp(name, phase_names[i]))
+      return (morph__rphase)i;
+  return MORPH__P_NONE;
+}
+
 void morph__job_init(morph__job *j)
 {
   memset(j, 0, sizeof *j);

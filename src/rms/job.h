@@ -9,7 +9,7 @@
 #include <sys/types.h>
 
 #include "morph/workload.h"
-#include "rms/pool.h"
+#include "rms/alloc.h"
 
 /* Life of a job. STARTING: a START that waits for a shrink of another job
  * (its free part is booked ahead). The last four are final. */
@@ -27,6 +27,15 @@ typedef enum morph__jstate {
 /* The operation of a resize record (and of the resize in flight). */
 typedef enum morph__rop { MORPH__R_NONE = 0, MORPH__R_START, MORPH__R_EXPAND, MORPH__R_SHRINK } morph__rop;
 
+/* Where a resize in flight is (resize.c): an EXPAND goes GROW -> SENT and,
+ * if the job refused it, RELEASE; a SHRINK goes SENT -> RELEASE. */
+typedef enum morph__rphase {
+  MORPH__P_NONE = 0,
+  MORPH__P_GROW,   /* the backend was asked for the new pieces */
+  MORPH__P_SENT,   /* RESIZE sent: waiting for the job's ACK */
+  MORPH__P_RELEASE /* the job is done; the backend takes pieces back */
+} morph__rphase;
+
 typedef struct morph__job {
   int64_t id;
   char name[64];
@@ -40,18 +49,21 @@ typedef struct morph__job {
   morph__jstate state;
   int exit_status;          /* final jobs; -1 unknown */
   pid_t pid;                /* morph-run; 0 none */
-  int child;                /* morph-run is our child (else: reattached) */
+  int adopted;              /* running when this morphd started */
   int size;
   morph__alloc alloc;       /* slots the job's processes hold */
-  morph__alloc extra;       /* booked ahead: an expansion in flight, the
-                               free part of a waiting START, or slots of a
-                               shrink whose leavers were not seen to exit */
-  morph__alloc plan;        /* SHRINK in flight: slots to release;
-                               STARTING: the whole START allocation */
+  morph__alloc extra;       /* held without processes: an expansion in
+                               flight, the free part of a waiting START,
+                               pieces being released, or slots of a shrink
+                               whose leavers were not seen to exit */
+  morph__alloc plan;        /* resize in flight: the pieces it adds or
+                               releases; STARTING: the whole START
+                               allocation */
   int failed_resizes, resizes;
   int rz_id;                /* resize in flight (0: none) or, STARTING,
                                the shrink it waits for */
   morph__rop rz_op;
+  morph__rphase rz_phase;
   int rz_to;
   double last_change;
   int cancel;               /* cancel requested: final state CANCELLED */
@@ -61,12 +73,17 @@ typedef struct morph__job {
   double iter_time, mpi_time, mtct_avg, mtct_trend;
   int nprogress;
   char note[256];
+  char fault[160];          /* why it must end as failed whatever its exit
+                               status (a node it ran on went down) */
 } morph__job;
 
 const char *morph__jstate_name(morph__jstate s);
 int morph__jstate_parse(const char *name, morph__jstate *s);
 int morph__jstate_final(morph__jstate s);
 const char *morph__rop_name(morph__rop op);
+/* "", "grow", "sent", "release"; parse: unknown text is MORPH__P_NONE. */
+const char *morph__rphase_name(morph__rphase p);
+morph__rphase morph__rphase_parse(const char *name);
 
 /* A zeroed job with conn -1 and empty allocations. */
 void morph__job_init(morph__job *j);

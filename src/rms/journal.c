@@ -27,7 +27,7 @@ static const char schema[] =
   " err TEXT, submit REAL, start REAL, end REAL, state TEXT, exit_status INT, pid INT,"
   " size INT, alloc TEXT, extra TEXT, plan TEXT, failed_resizes INT, resizes INT, rz_id INT,"
   " rz_op TEXT, rz_to INT, last_change REAL, cancel INT, iter_time REAL, mpi_time REAL,"
-  " note TEXT);"
+  " note TEXT, rz_phase TEXT NOT NULL DEFAULT '');"
   "CREATE TABLE IF NOT EXISTS resizes(id INTEGER PRIMARY KEY, job INT, op TEXT,"
   " from_size INT, to_size INT, alloc TEXT, depends INT, decided REAL, done REAL,"
   " outcome INT, new_size INT, state TEXT, text TEXT);"
@@ -45,6 +45,22 @@ static int fail(morph__journal *j, const char *what)
 static int exec(morph__journal *j, const char *sql)
 {
   return sqlite3_exec(j->db, sql, NULL, NULL, NULL) == SQLITE_OK ? MORPH_OK : fail(j, sql);
+}
+
+/* Version 1 (before the backend seam) had no jobs.rz_phase: add it. Its
+ * rows read back with an empty phase, which morph__journal_jobs_load
+ * turns into what version 1 meant. */
+static int migrate(morph__journal *j)
+{
+  sqlite3_stmt *st = NULL;
+  int has = sqlite3_prepare_v2(j->db, "SELECT rz_phase FROM jobs LIMIT 0", -1, &st, NULL) ==
+            SQLITE_OK;
+  sqlite3_finalize(st);
+  int rc = has ? MORPH_OK
+               : exec(j, "ALTER TABLE jobs ADD COLUMN rz_phase TEXT NOT NULL DEFAULT ''");
+  char version[16];
+  snprintf(version, sizeof version, "%d", MORPH__JOURNAL_VERSION);
+  return rc == MORPH_OK ? morph__journal_meta_set(j, "version", version) : rc;
 }
 
 int morph__journal_open(const char *path, int readonly, morph__journal **out, char *err,
@@ -65,7 +81,7 @@ int morph__journal_open(const char *path, int readonly, morph__journal **out, ch
   if (rc == MORPH_OK && !readonly)
     rc = exec(j, schema);
   if (rc == MORPH_OK && !readonly)
-    rc = morph__journal_meta_set(j, "version", "1");
+    rc = migrate(j);
   if (rc != MORPH_OK) {
     snprintf(err, errsize, "%s", j->errmsg);
     morph__journal_close(j);

@@ -15,7 +15,8 @@
 
 #include "rms/job.h"
 
-#define MORPH__JOURNAL_VERSION 1
+/* 2: jobs.rz_phase (a version-1 file is migrated when opened for writing). */
+#define MORPH__JOURNAL_VERSION 2
 
 typedef struct morph__journal morph__journal;
 

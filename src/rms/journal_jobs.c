@@ -15,12 +15,13 @@ static const char save_sql[] =
   "INSERT OR REPLACE INTO jobs(id, name, kind, req_min, req_max, min, max, pref, argv, cwd,"
   " out, err, submit, start, end, state, exit_status, pid, size, alloc, extra, plan,"
   " failed_resizes, resizes, rz_id, rz_op, rz_to, last_change, cancel, iter_time, mpi_time,"
-  " note) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+  " note, rz_phase) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 
 static const char load_sql[] =
   "SELECT id, name, kind, req_min, req_max, min, max, pref, argv, cwd, out, err, submit,"
   " start, end, state, exit_status, pid, size, alloc, extra, plan, failed_resizes, resizes,"
-  " rz_id, rz_op, rz_to, last_change, cancel, iter_time, mpi_time, note FROM jobs ORDER BY id";
+  " rz_id, rz_op, rz_to, last_change, cancel, iter_time, mpi_time, note, rz_phase FROM jobs"
+  " ORDER BY id";
 
 static char *argv_json(const morph__job *job)
 {
@@ -61,7 +62,7 @@ static void bind_submission(sqlite3_stmt *st, const morph__job *job, const char 
   bind_text(st, 12, job->err);
 }
 
-/* Columns 13-32: what happened to it. */
+/* Columns 13-33: what happened to it. */
 static void bind_life(sqlite3_stmt *st, const morph__job *job)
 {
   sqlite3_bind_double(st, 13, job->submit);
@@ -84,6 +85,7 @@ static void bind_life(sqlite3_stmt *st, const morph__job *job)
   sqlite3_bind_double(st, 30, job->iter_time);
   sqlite3_bind_double(st, 31, job->mpi_time);
   bind_text(st, 32, job->note);
+  bind_text(st, 33, morph__rphase_name(job->rz_phase));
 }
 
 int morph__journal_job_save(morph__journal *j, const morph__job *job)
@@ -144,6 +146,19 @@ static void load_submission(sqlite3_stmt *st, morph__job *job)
   job->err = strdup(col_text(st, 11));
 }
 
+/* A version-1 row with a resize in flight: RESIZE had been sent (that
+ * version sent it at once), and an EXPAND kept its new pieces in extra
+ * only. */
+static int legacy_phase(morph__job *job)
+{
+  if (job->state != MORPH__J_RUNNING)
+    return MORPH_OK;
+  job->rz_phase = MORPH__P_SENT;
+  return job->rz_op == MORPH__R_EXPAND && job->plan.n == 0
+             ? morph__alloc_copy(&job->plan, &job->extra)
+             : MORPH_OK;
+}
+
 static int load_life(sqlite3_stmt *st, morph__job *job)
 {
   job->submit = sqlite3_column_double(st, 12);
@@ -172,6 +187,9 @@ static int load_life(sqlite3_stmt *st, morph__job *job)
   job->iter_time = sqlite3_column_double(st, 29);
   job->mpi_time = sqlite3_column_double(st, 30);
   snprintf(job->note, sizeof job->note, "%s", col_text(st, 31));
+  job->rz_phase = morph__rphase_parse(col_text(st, 32));
+  if (rc == MORPH_OK && job->rz_id && job->rz_phase == MORPH__P_NONE)
+    rc = legacy_phase(job);
   return rc;
 }
 

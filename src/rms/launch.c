@@ -1,39 +1,69 @@
 /*
- * Starting a job: morph-run in its own session (so a Ctrl-C meant for a
- * terminal does not reach it and it survives morphd), stdout and stderr in
- * the job's files, relaying to morphd's socket under the job's id.
+ * Starting a job's morph-run (launch.h).
  */
+#include "rms/launch.h"
+
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "morph/error.h"
-#include "rms/morphd.h"
 
 #define MAX_ARGS 24
 
-/* Writes "host slots=N" lines of the job's allocation. */
-static int write_hostfile(morph__daemon *d, const morph__job *job, char *path, size_t size)
+__attribute__((format(printf, 4, 5))) static int fail(char *err, size_t size, int rc,
+                                                      const char *fmt, ...)
 {
-  snprintf(path, size, "%s/%lld.hosts", d->outdir, (long long)job->id);
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(err, size, fmt, ap);
+  va_end(ap);
+  return rc;
+}
+
+int morph__launcher_init(morph__launcher *l, const char *path, const char *socket,
+                         const char *outdir, char *err, size_t errsize)
+{
+  if (snprintf(l->socket, sizeof l->socket, "%s", socket) >= (int)sizeof l->socket ||
+      snprintf(l->outdir, sizeof l->outdir, "%s", outdir) >= (int)sizeof l->outdir)
+    return fail(err, errsize, MORPH_EINVAL, "socket or folder path too long");
+  if (path) {
+    snprintf(l->path, sizeof l->path, "%s", path);
+    return MORPH_OK;
+  }
+  ssize_t len = readlink("/proc/self/exe", l->path, sizeof l->path - 16);
+  if (len < 0)
+    return fail(err, errsize, MORPH_EIO, "cannot find my own folder: %s", strerror(errno));
+  l->path[len] = '\0';
+  char *slash = strrchr(l->path, '/');
+  snprintf(slash ? slash + 1 : l->path, 16, "morph-run");
+  return MORPH_OK;
+}
+
+/* Writes "host slots=N" lines of the job's allocation. */
+static int write_hostfile(const morph__launcher *l, const morph__job *job,
+                          const morph__node *nodes, char *path, size_t size)
+{
+  snprintf(path, size, "%s/%lld.hosts", l->outdir, (long long)job->id);
   FILE *f = fopen(path, "w");
   if (!f)
     return MORPH_EIO;
   for (int i = 0; i < job->alloc.n; i++)
-    fprintf(f, "%s slots=%d\n", d->pool.nodes[job->alloc.v[i].node].host, job->alloc.v[i].slots);
+    fprintf(f, "%s slots=%d\n", nodes[job->alloc.v[i].node].host, job->alloc.v[i].slots);
   return fclose(f) == 0 ? MORPH_OK : MORPH_EIO;
 }
 
 /* The morph-run command line; numbers live in nums. */
-static int build_argv(morph__daemon *d, const morph__job *job, const char *hostfile,
+static int build_argv(const morph__launcher *l, const morph__job *job, const char *hostfile,
                       char nums[6][32], char **argv, int cap)
 {
   int n = 0;
-  argv[n++] = d->launcher;
-  argv[n++] = "--server", argv[n++] = d->sock;
+  argv[n++] = (char *)l->path;
+  argv[n++] = "--server", argv[n++] = (char *)l->socket;
   snprintf(nums[0], 32, "%lld", (long long)job->id);
   argv[n++] = "--job-id", argv[n++] = nums[0];
   snprintf(nums[1], 32, "%d", job->size);
@@ -84,22 +114,22 @@ static void exec_child(const morph__job *job, char **argv)
   _exit(127);
 }
 
-int morph__job_launch(morph__daemon *d, morph__job *job)
+int morph__launcher_run(const morph__launcher *l, const morph__job *job, const morph__node *nodes,
+                        pid_t *pid)
 {
   char hostfile[PATH_MAX + 32], nums[6][32];
   char *argv[MAX_ARGS + 256];
   if (job->argc > 255)
     return MORPH_EINVAL;
-  if (!d->pool.local && write_hostfile(d, job, hostfile, sizeof hostfile) != MORPH_OK)
+  if (nodes && write_hostfile(l, job, nodes, hostfile, sizeof hostfile) != MORPH_OK)
     return MORPH_EIO;
-  build_argv(d, job, d->pool.local ? NULL : hostfile, nums, argv, MAX_ARGS + 256);
+  build_argv(l, job, nodes ? hostfile : NULL, nums, argv, MAX_ARGS + 256);
   fflush(NULL);
-  pid_t pid = fork();
-  if (pid < 0)
+  pid_t p = fork();
+  if (p < 0)
     return MORPH_ESPAWN;
-  if (pid == 0)
+  if (p == 0)
     exec_child(job, argv);
-  job->pid = pid;
-  job->child = 1;
+  *pid = p;
   return MORPH_OK;
 }

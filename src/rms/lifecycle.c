@@ -1,15 +1,12 @@
 /*
- * Jobs from submission to their end: the table, saving to the journal,
- * ending (which frees the slots), cancelling, reaping our own morph-run
- * children and watching the ones we reattached to after a restart.
+ * The job table and the steps the rest of morphd builds on: finding and
+ * saving jobs, starting one through the backend, writing down that one is
+ * over, putting waiting starts back in the queue, and checking that the
+ * backend's books agree with the jobs'.
  */
-#include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "morph/error.h"
 #include "rms/morphd.h"
@@ -49,169 +46,120 @@ void morph__job_save(morph__daemon *d, morph__job *job)
 {
   if (morph__journal_job_save(d->journal, job) != MORPH_OK)
     morph__say(&d->log, 0, "cannot journal job %lld: %s", (long long)job->id,
-                morph__journal_errmsg(d->journal));
+               morph__journal_errmsg(d->journal));
 }
 
-static morph__jstate final_state(const morph__job *job, int status)
+/* The start as a resize record of its own (op start), as reports expect. */
+static void journal_start(morph__daemon *d, const morph__job *job, int rc, double now)
 {
-  if (job->cancel)
-    return MORPH__J_CANCELLED;
-  return status == 0 ? MORPH__J_COMPLETED : MORPH__J_FAILED;
+  morph__journal_resize_begin(d->journal, d->next_resize, job->id, MORPH__R_START, 0, job->size,
+                              &job->alloc, -1, now);
+  morph__journal_resize_end(d->journal, d->next_resize++, now, rc, rc ? 0 : job->size, NULL);
 }
 
-void morph__job_end(morph__daemon *d, morph__job *job, int status, const char *text)
+int morph__job_start(morph__daemon *d, morph__job *job, const morph__alloc *pieces, int size)
 {
-  if (morph__jstate_final(job->state))
-    return;
+  int rc = morph__alloc_copy(&job->alloc, pieces);
+  job->size = size;
+  if (rc == MORPH_OK)
+    rc = morph__backend_start(d->be, job);
+  if (rc == MORPH_EBUSY || rc == MORPH_ENOSYS || rc == MORPH_ENOMEM) {
+    if (rc != MORPH_ENOSYS) /* ENOSYS: the resource manager starts it */
+      morph__say(&d->log, 0, "job %lld not started: its slots are taken (%s)", (long long)job->id,
+                 morph_strerror(rc));
+    morph__alloc_clear(&job->alloc);
+    job->size = 0;
+    return rc;
+  }
+  double now = morph__wall();
+  job->state = MORPH__J_RUNNING;
+  job->start = job->last_change = now;
+  journal_start(d, job, rc, now);
+  if (rc != MORPH_OK) {
+    morph__alloc_clear(&job->alloc); /* nothing stays booked */
+    morph__job_record_end(d, job, MORPH__J_FAILED, -1, "morph run could not be started");
+    return rc;
+  }
+  morph__journal_size(d->journal, job->id, now, size);
+  morph__journal_event(d->journal, now, job->id, "start", "%d slots, pid %ld", size,
+                       (long)job->pid);
+  morph__job_save(d, job);
+  morph__say(&d->log, 0, "job %lld started with %d slots", (long long)job->id, size);
+  return MORPH_OK;
+}
+
+void morph__job_record_end(morph__daemon *d, morph__job *job, morph__jstate state, int status,
+                           const char *text)
+{
   double now = morph__wall();
   morph__journal_begin(d->journal);
-  if (job->rz_id && job->state == MORPH__J_RUNNING)
-    morph__resize_abort(d, job, MORPH_ECONN, "the job ended");
-  morph__pool_release(&d->pool, &job->alloc);
-  morph__pool_release(&d->pool, &job->extra);
   morph__alloc_clear(&job->extra);
   morph__alloc_clear(&job->plan);
-  job->state = final_state(job, status);
+  job->state = state;
   job->exit_status = status;
   job->end = now;
   snprintf(job->note, sizeof job->note, "%s", text ? text : "");
   if (job->size > 0)
     morph__journal_size(d->journal, job->id, now, 0);
   morph__journal_event(d->journal, now, job->id, "end", "%s, status %d%s%s",
-                       morph__jstate_name(job->state), status, text ? ": " : "",
-                       text ? text : "");
+                       morph__jstate_name(state), status, text ? ": " : "", text ? text : "");
   morph__job_save(d, job);
   morph__journal_commit(d->journal);
   morph__say(&d->log, 0, "job %lld %s (status %d)%s%s", (long long)job->id,
-              morph__jstate_name(job->state), status, text ? ": " : "", text ? text : "");
+             morph__jstate_name(state), status, text ? ": " : "", text ? text : "");
   d->dirty = 1;
 }
 
-int morph__job_cancel(morph__daemon *d, morph__job *job)
+void morph__jobs_requeue(morph__daemon *d, int rz_id, const char *why)
 {
-  if (morph__jstate_final(job->state))
-    return MORPH_ESTATE;
-  job->cancel = 1;
-  if (job->state == MORPH__J_RUNNING && job->pid > 0) {
+  for (int i = 0; i < d->njobs; i++) {
+    morph__job *job = d->jobs[i];
+    if (job->state != MORPH__J_STARTING || job->rz_id != rz_id)
+      continue;
+    morph__backend_drop(d->be, job);
+    morph__alloc_clear(&job->extra);
+    morph__alloc_clear(&job->plan);
+    job->state = MORPH__J_PENDING;
+    job->rz_id = 0, job->rz_to = 0;
+    morph__journal_event(d->journal, morph__wall(), job->id, "requeue",
+                         "resize %d %s: back in the queue", rz_id, why);
     morph__job_save(d, job);
-    /* morph run stops mpirun (SIGTERM, then SIGKILL after its grace) and
-     * says BYE; the slots are freed then, not before. */
-    kill(job->pid, SIGTERM);
-    return MORPH_OK;
-  }
-  morph__job_end(d, job, -1, "cancelled before it started");
-  return MORPH_OK;
-}
-
-static const char *exit_text(int ws, char *buf, size_t size, int *status)
-{
-  if (WIFSIGNALED(ws)) {
-    *status = 128 + WTERMSIG(ws);
-    snprintf(buf, size, "morph run killed by signal %d", WTERMSIG(ws));
-  } else {
-    *status = WEXITSTATUS(ws);
-    snprintf(buf, size, "morph run exited with status %d", *status);
-  }
-  return buf;
-}
-
-void morph__jobs_reap(morph__daemon *d)
-{
-  int ws;
-  pid_t pid;
-  while ((pid = waitpid(-1, &ws, WNOHANG)) > 0) {
-    for (int i = 0; i < d->njobs; i++) {
-      morph__job *job = d->jobs[i];
-      if (job->pid != pid || !job->child)
-        continue;
-      job->child = 0;
-      char text[128];
-      int status;
-      exit_text(ws, text, sizeof text, &status);
-      /* Usually BYE came first and the job has ended already. */
-      morph__job_end(d, job, status, text);
-    }
+    d->dirty = 1;
   }
 }
 
-/* True if pid still is a morph run (not a recycled pid). */
-static int is_morph_run(pid_t pid)
+/* Slots on node n held by morphd's jobs (processes and held pieces) and by
+ * the jobs the backend says are not morphd's. */
+static int held_on(const morph__daemon *d, const morph__backend_view *v, int n)
 {
-  if (pid <= 0 || (kill(pid, 0) != 0 && errno == ESRCH))
-    return 0;
-  char path[64], cmd[256] = "";
-  snprintf(path, sizeof path, "/proc/%ld/cmdline", (long)pid);
-  FILE *f = fopen(path, "r");
-  if (!f)
-    return 0;
-  size_t n = fread(cmd, 1, sizeof cmd - 1, f);
-  fclose(f);
-  cmd[n] = '\0';
-  return strstr(cmd, "morph-run") != NULL;
-}
-
-void morph__jobs_check_orphans(morph__daemon *d)
-{
+  int held = 0;
   for (int i = 0; i < d->njobs; i++) {
-    morph__job *job = d->jobs[i];
-    if (job->state != MORPH__J_RUNNING || job->child || job->conn >= 0)
-      continue;
-    if (!is_morph_run(job->pid))
-      morph__job_end(d, job, -1, "ended while morphd could not hear from it (status unknown)");
+    const morph__job *job = d->jobs[i];
+    if (job->state == MORPH__J_RUNNING || job->state == MORPH__J_STARTING)
+      held += morph__alloc_on(&job->alloc, n) + morph__alloc_on(&job->extra, n);
   }
-}
-
-int morph__jobs_rebook(morph__daemon *d)
-{
-  for (int i = 0; i < d->njobs; i++) {
-    morph__job *job = d->jobs[i];
-    if (job->state != MORPH__J_RUNNING && job->state != MORPH__J_STARTING)
-      continue;
-    if (morph__pool_book(&d->pool, &job->alloc) != MORPH_OK ||
-        morph__pool_book(&d->pool, &job->extra) != MORPH_OK) {
-      snprintf(d->errmsg, sizeof d->errmsg,
-               "job %lld holds slots this pool does not have (was morphd restarted with a"
-               " smaller pool?)", (long long)job->id);
-      return MORPH_EINVAL;
-    }
-  }
-  return MORPH_OK;
+  for (int j = 0; j < v->nrunning; j++)
+    for (int k = 0; k < v->running[j].nalloc; k++)
+      held += v->running[j].alloc[k].node == n ? v->running[j].alloc[k].slots : 0;
+  return held;
 }
 
 int morph__jobs_check_books(morph__daemon *d)
 {
+  morph__backend_view v;
+  if (morph__backend_read(d->be, &v) != MORPH_OK)
+    return MORPH_OK; /* nothing to compare with now */
   int ok = 1;
-  for (int n = 0; n < d->pool.n; n++) {
-    int held = 0;
-    for (int i = 0; i < d->njobs; i++) {
-      const morph__job *job = d->jobs[i];
-      if (job->state != MORPH__J_RUNNING && job->state != MORPH__J_STARTING)
-        continue;
-      for (int k = 0; k < job->alloc.n; k++)
-        held += job->alloc.v[k].node == n ? job->alloc.v[k].slots : 0;
-      for (int k = 0; k < job->extra.n; k++)
-        held += job->extra.v[k].node == n ? job->extra.v[k].slots : 0;
-    }
-    if (held != d->pool.nodes[n].used || held > d->pool.nodes[n].slots) {
-      ok = 0;
-      morph__journal_event(d->journal, morph__wall(), 0, "invariant",
-                           "node %d: jobs hold %d slots, pool counts %d of %d", n, held,
-                           d->pool.nodes[n].used, d->pool.nodes[n].slots);
-      morph__say(&d->log, 0, "BUG: node %d: jobs hold %d slots, pool counts %d of %d", n, held,
-                  d->pool.nodes[n].used, d->pool.nodes[n].slots);
-    }
+  for (int n = 0; n < v.nnodes; n++) {
+    int held = held_on(d, &v, n);
+    if (held == v.nodes[n].used && held <= v.nodes[n].slots)
+      continue;
+    ok = 0;
+    morph__journal_event(d->journal, morph__wall(), 0, "invariant",
+                         "node %d: jobs hold %d slots, %s backend counts %d of %d", n, held,
+                         morph__backend_name(d->be), v.nodes[n].used, v.nodes[n].slots);
+    morph__say(&d->log, 0, "BUG: node %d: jobs hold %d slots, backend counts %d of %d", n, held,
+               v.nodes[n].used, v.nodes[n].slots);
   }
   return ok ? MORPH_OK : MORPH_EINVAL;
-}
-
-void morph__jobs_kill_all(morph__daemon *d)
-{
-  for (int i = 0; i < d->njobs; i++) {
-    morph__job *job = d->jobs[i];
-    if (job->state == MORPH__J_RUNNING && job->pid > 0) {
-      job->cancel = 1;
-      morph__job_save(d, job);
-      kill(job->pid, SIGTERM);
-    }
-  }
 }

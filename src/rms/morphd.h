@@ -1,19 +1,21 @@
 /*
- * morphd, the daemon of the embedded backend: one context struct passed to
- * every function (there is no global state except the documented signal
- * flag in daemon.c), one file per concern:
+ * morphd: one context struct passed to every function (there is no global
+ * state except the stop-signal flag of common/signals.c), one file per
+ * concern. Control flows one way, each file calling only those below it:
  *
- *   setup.c       folders, pool, policy, journal, socket
- *   daemon.c      the poll() loop, shutdown
- *   conn.c        client connections: accept, lines in and out, kinds
+ *   daemon.c      the poll() loop, shutdown                  (setup.c: start)
+ *   conn.c        client connections: accept, read lines, kinds
  *   relay_srv.c   the job protocol (morph run --server): HELLO ... BYE
  *   cli_srv.c     the command protocol of `morph submit|status|cancel|...`
  *   status_srv.c  the reply to `morph status`
- *   lifecycle.c   jobs: add, end, cancel, reap children, orphans, invariant
- *   launch.c      starting a job's morph-run with the slots it got
+ *   events.c      what the backend reports: grown, released, ended, node
  *   sched.c       the policy adapter: snapshot, decide, carry out actions
- *   resize.c      expand / shrink over the relay and their ACKs
- *   journal*.c    the SQLite journal; pool.c, alloc.c the slots
+ *   end.c         jobs that end: BYE, exit, cancel, a node lost
+ *   resize.c      expand / shrink: backend requests, RESIZE, ACK
+ *   lifecycle.c   the job table, starting a job, recording its end, books
+ *   wire.c        writing to and closing client connections
+ *   backend.c     the backend seam (backend.h): embedded.c, later slurm.c
+ *   journal*.c    the SQLite journal
  */
 #ifndef MORPH_RMS_MORPHD_H
 #define MORPH_RMS_MORPHD_H
@@ -24,10 +26,11 @@
 
 #include "common/clock.h"
 #include "common/log.h"
+#include "morph/place.h"
 #include "morph/policy.h"
+#include "rms/backend.h"
 #include "rms/job.h"
 #include "rms/journal.h"
-#include "rms/pool.h"
 #include "proto/protocol.h"
 
 #define MORPH__MAX_CLIENTS 128
@@ -52,10 +55,12 @@ typedef struct morph__daemon_opts {
   const char *dir;      /* state folder: socket, journal, job outputs */
   const char *socket;   /* NULL: <dir>/morphd.sock */
   const char *journal;  /* NULL: <dir>/journal.db */
-  const char *hostfile; /* NULL: this machine with `slots` slots */
+  const char *backend;  /* "embedded" (NULL: the same) */
+  const char *hostfile; /* embedded: NULL: this machine with `slots` slots */
   int slots;
   const char *policy;   /* policy engine name */
   morph_policy_params params;
+  const char *placement; /* placement strategy name (morph/place.h) */
   double interval;      /* seconds between periodic decisions */
   const char *launcher; /* morph-run; NULL: next to morph-daemon */
   int verbose;
@@ -64,10 +69,11 @@ typedef struct morph__daemon_opts {
 typedef struct morph__daemon {
   morph__daemon_opts opt;
   morph__sayer log;     /* "morphd HH:MM:SS: ...", -v for level 1 */
-  char sock[108], jpath[PATH_MAX], launcher[PATH_MAX], outdir[PATH_MAX];
-  morph__pool pool;
+  char sock[108], jpath[PATH_MAX], outdir[PATH_MAX];
+  morph__backend *be;   /* every resource action goes through it */
   morph__journal *journal;
   morph_policy *policy;
+  morph_place *place;
   morph_policy_actions acts;
   morph__job **jobs; /* by ascending id */
   int njobs, capjobs;
@@ -77,28 +83,33 @@ typedef struct morph__daemon {
   morph__client clients[MORPH__MAX_CLIENTS];
   int dirty;          /* something changed: decide soon */
   double next_decide; /* morph__wall() of the next periodic decision */
-  double next_check;  /* of the next look at reattached jobs */
   int stop;           /* leave the loop */
   int decisions;      /* decisions taken, for status */
   char errmsg[512];
 } morph__daemon;
 
 
-/* daemon.c */
+/* setup.c: folders, backend, policy, journal (the jobs it holds are
+ * adopted by the backend), socket. Errors: the failing step's, with
+ * d->errmsg. */
 int morph__daemon_init(morph__daemon *d, const morph__daemon_opts *opt);
-/* Reads the journal's jobs into the daemon and rebooks their slots. */
-int morph__daemon_load(morph__daemon *d);
+
+/* daemon.c */
 int morph__daemon_run(morph__daemon *d);
 void morph__daemon_fini(morph__daemon *d);
-/* Signal flag setup (SIGINT, SIGTERM stop the loop; jobs keep running). */
-void morph__daemon_signals(void);
 
 /* conn.c */
 void morph__conn_accept(morph__daemon *d);
 void morph__conn_read(morph__daemon *d, int i);
+/* Closes client i and tells the job protocol if it was a relay. */
 void morph__conn_drop(morph__daemon *d, int i);
-int morph__conn_send_msg(morph__daemon *d, int i, const morph__msg *m);
-int morph__conn_send_json(morph__daemon *d, int i, json_t *reply);
+
+/* wire.c: one message or one JSON reply (reference stolen) to client i;
+ * closing a client without telling anyone. Errors: MORPH_ECONN (the peer
+ * is gone or stopped reading), MORPH_ENOMEM. */
+int morph__wire_msg(morph__daemon *d, int i, const morph__msg *m);
+int morph__wire_json(morph__daemon *d, int i, json_t *reply);
+void morph__wire_close(morph__daemon *d, int i);
 
 /* relay_srv.c */
 void morph__relay_message(morph__daemon *d, int i, const morph__msg *m);
@@ -110,39 +121,57 @@ void morph__cli_request(morph__daemon *d, int i, json_t *req);
 /* status_srv.c: the reply to "status" (new reference). */
 json_t *morph__cli_status(morph__daemon *d, json_t *req);
 
+/* events.c: handles every event the backend has now. */
+void morph__events_drain(morph__daemon *d);
+
+/* sched.c: a decision of the policy engine, carried out. Returns the
+ * engine's error (logged and journaled), or MORPH_OK. */
+int morph__sched_decide(morph__daemon *d);
+
+/* end.c */
+/* The job's processes are gone: settle a resize in flight, give its
+ * pieces back, record how it ended (cancelled, failed with its fault,
+ * or by status). Nothing for a job that has ended already. */
+void morph__job_end(morph__daemon *d, morph__job *job, int status, const char *text);
+/* Errors: MORPH_ESTATE (the job has ended already). */
+int morph__job_cancel(morph__daemon *d, morph__job *job);
+/* Stops every running job (they end when their processes are gone). */
+void morph__jobs_kill_all(morph__daemon *d);
+/* A node went down: jobs with processes there are stopped and will end
+ * as failed, saying why. */
+void morph__jobs_node_down(morph__daemon *d, int node, const char *why);
+
+/* resize.c. expand and shrink return the resize id, or 0 if nothing was
+ * started (job busy or not connected, or the backend refused). */
+int morph__resize_expand(morph__daemon *d, morph__job *job, int to, const morph__alloc *pieces);
+int morph__resize_shrink(morph__daemon *d, morph__job *job, int to, const morph__alloc *pieces);
+void morph__resize_ack(morph__daemon *d, morph__job *job, const morph__msg *ack);
+void morph__resize_grown(morph__daemon *d, morph__job *job, const morph__backend_event *ev);
+void morph__resize_released(morph__daemon *d, morph__job *job, const morph__backend_event *ev);
+/* After a restart: what a resize in flight still needs (a grow whose
+ * RESIZE was never sent is given back; a release is asked again). */
+void morph__resize_resume(morph__daemon *d, morph__job *job);
+/* The job ended with a resize in flight: close it as failed and put the
+ * starts that waited for it back in the queue. */
+void morph__resize_abort(morph__daemon *d, morph__job *job, int outcome, const char *why);
+
 /* lifecycle.c */
 morph__job *morph__job_find(morph__daemon *d, int64_t id);
 int morph__job_add(morph__daemon *d, morph__job *job); /* takes ownership */
 void morph__job_save(morph__daemon *d, morph__job *job);
-void morph__job_end(morph__daemon *d, morph__job *job, int status, const char *text);
-int morph__job_cancel(morph__daemon *d, morph__job *job);
-void morph__jobs_reap(morph__daemon *d);
-void morph__jobs_check_orphans(morph__daemon *d);
-/* Rebooks the pool from the jobs (after loading the journal). */
-int morph__jobs_rebook(morph__daemon *d);
-/* Checks that the pool's counts equal the jobs' bookings; logs and
- * journals a violation. Returns MORPH_OK or MORPH_EINVAL. */
+/* Starts a pending job on `pieces` at `size` through the backend.
+ * Errors: MORPH_EBUSY (pieces taken) and MORPH_ENOSYS (the backend's
+ * resource manager starts jobs): the job stays pending; MORPH_ESPAWN or
+ * MORPH_EIO: the job has failed. */
+int morph__job_start(morph__daemon *d, morph__job *job, const morph__alloc *pieces, int size);
+/* Writes down that the job is over in `state` (journal, log); its pieces
+ * must have been dropped already. */
+void morph__job_record_end(morph__daemon *d, morph__job *job, morph__jstate state, int status,
+                           const char *text);
+/* STARTING jobs that waited for resize rz_id go back to the queue. */
+void morph__jobs_requeue(morph__daemon *d, int rz_id, const char *why);
+/* Checks that the backend's node counts equal what the jobs hold; logs
+ * and journals a violation. Returns MORPH_OK or MORPH_EINVAL. */
 int morph__jobs_check_books(morph__daemon *d);
-/* Stops every running job (SIGTERM to its morph run). */
-void morph__jobs_kill_all(morph__daemon *d);
-
-/* launch.c: starts morph-run for a job that holds its slots in job->alloc.
- * Errors: MORPH_ESPAWN (fork failed; job unchanged), MORPH_EIO. */
-int morph__job_launch(morph__daemon *d, morph__job *job);
-
-/* sched.c */
-int morph__sched_decide(morph__daemon *d);
-/* Books `pieces` and starts the job on them at `size`. Errors: MORPH_EBUSY
- * (slots taken; job unchanged), MORPH_ESPAWN (the job has failed). */
-int morph__sched_start(morph__daemon *d, morph__job *job, const morph__alloc *pieces, int size);
-
-/* resize.c */
-int morph__resize_send(morph__daemon *d, morph__job *job, morph__rop op, int to,
-                       const morph__alloc *pieces, int depends);
-void morph__resize_ack(morph__daemon *d, morph__job *job, const morph__msg *ack);
-/* The job ended or was lost with a resize in flight: resolve it as failed. */
-void morph__resize_abort(morph__daemon *d, morph__job *job, int outcome, const char *why);
-/* A START that waited for a shrink: carry it out or put the job back. */
-void morph__resize_release_waiters(morph__daemon *d, int rz_id, int shrink_ok);
 
 #endif

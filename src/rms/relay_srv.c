@@ -16,7 +16,7 @@ static void send_error(morph__daemon *d, int i, const char *text)
   morph__msg e;
   morph__msg_init(&e, MORPH__MSG_ERROR);
   snprintf(e.text, sizeof e.text, "%s", text);
-  morph__conn_send_msg(d, i, &e);
+  morph__wire_msg(d, i, &e);
 }
 
 static morph__job *job_of(morph__daemon *d, int i)
@@ -37,9 +37,9 @@ static void on_hello(morph__daemon *d, int i, const morph__msg *m)
     morph__say(&d->log, 0, "refused a relay: %s", text);
     return;
   }
-  int again = job->conn >= 0 || job->ready || job->nprogress > 0 || !job->child;
+  int again = job->conn >= 0 || job->ready || job->nprogress > 0 || job->adopted;
   if (job->conn >= 0 && job->conn != i)
-    morph__conn_drop(d, job->conn);
+    morph__wire_close(d, job->conn); /* a stale connection of the same job */
   job->conn = i;
   d->clients[i].job = job->id;
   if (m->mechanisms && !job->ready) {
@@ -51,10 +51,10 @@ static void on_hello(morph__daemon *d, int i, const morph__msg *m)
   morph__msg w;
   morph__msg_init(&w, MORPH__MSG_WELCOME);
   snprintf(w.job, sizeof w.job, "%lld", (long long)job->id);
-  morph__conn_send_msg(d, i, &w);
+  morph__wire_msg(d, i, &w);
   morph__say(&d->log, 1, "job %lld %s (size %d, mechanisms %#x)", (long long)job->id,
               again ? "reattached" : "connected", m->size, m->mechanisms);
-  if (again && !job->child)
+  if (again && job->adopted)
     morph__journal_event(d->journal, morph__wall(), job->id, "reattach", "size %d", m->size);
 }
 

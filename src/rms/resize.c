@@ -1,10 +1,23 @@
 /*
- * Expand and shrink over the relay. An expansion books its new slots when
- * it is sent (they are the job's from then on, or given back if it fails);
- * a shrink releases slots only when morph run's ACK says the leavers have
- * exited, and only then may a START that waited for them use them.
- * A failed resize leaves the job at its old size and counts in
- * failed_resizes, which the policy engine reads to stop retrying.
+ * Expand and shrink, each a small state machine kept in the job record
+ * (rz_id, rz_op, rz_phase, plan) so that a restarted morphd can go on:
+ *
+ *   EXPAND  GROW     the backend is asked for the new pieces (held in
+ *                    extra from then on);
+ *           SENT     granted: RESIZE tells the job; a good ACK adds the
+ *                    pieces to its allocation;
+ *           RELEASE  the job refused (or could not be told): the backend
+ *                    takes the pieces back.
+ *   SHRINK  SENT     RESIZE tells the job; morph run ACKs once the
+ *                    leavers' processes are gone;
+ *           RELEASE  the backend takes the released pieces back; only
+ *                    then may a START that waited for them use them.
+ *
+ * The job counts as resizing until the last phase ends, so the policy
+ * engine leaves it alone. The journal's resize record closes with the
+ * job's answer (or the failure before it). A resize the job itself failed
+ * counts in failed_resizes, which the engine reads to stop retrying; one
+ * the backend or the connection failed does not.
  */
 #include <stdio.h>
 #include <string.h>
@@ -12,165 +25,259 @@
 #include "morph/error.h"
 #include "rms/morphd.h"
 
-int morph__resize_send(morph__daemon *d, morph__job *job, morph__rop op, int to,
-                       const morph__alloc *pieces, int depends)
+static int idle(const morph__job *job)
 {
-  if (job->conn < 0 || job->rz_id)
-    return 0;
-  if (op == MORPH__R_EXPAND && morph__pool_book(&d->pool, pieces) != MORPH_OK) {
-    morph__say(&d->log, 0, "job %lld not expanded: the slots are taken", (long long)job->id);
-    return 0;
-  }
-  morph__msg m;
-  morph__msg_init(&m, MORPH__MSG_RESIZE);
-  m.id = d->next_resize;
-  m.size = to;
-  m.iteration = -1;
-  if (op == MORPH__R_EXPAND && !d->pool.local)
-    morph__alloc_hosts(pieces, &d->pool, m.hosts, sizeof m.hosts);
-  if (morph__conn_send_msg(d, job->conn, &m) != MORPH_OK) {
-    if (op == MORPH__R_EXPAND)
-      morph__pool_release(&d->pool, pieces);
-    return 0;
-  }
-  morph__alloc_copy(op == MORPH__R_EXPAND ? &job->extra : &job->plan, pieces);
+  return job->state == MORPH__J_RUNNING && job->conn >= 0 && !job->rz_id;
+}
+
+/* Records the resize as in flight: the job's fields and the journal. */
+static int begin(morph__daemon *d, morph__job *job, morph__rop op, int to,
+                 const morph__alloc *pieces, morph__rphase phase)
+{
+  morph__alloc_copy(&job->plan, pieces);
   job->rz_id = d->next_resize++;
-  job->rz_op = op;
-  job->rz_to = to;
-  double now = morph__wall();
-  morph__journal_resize_begin(d->journal, job->rz_id, job->id, op, job->size, to, pieces, depends,
-                              now);
+  job->rz_op = op, job->rz_to = to, job->rz_phase = phase;
+  morph__journal_resize_begin(d->journal, job->rz_id, job->id, op, job->size, to, pieces, -1,
+                              morph__wall());
   morph__job_save(d, job);
-  morph__say(&d->log, 0, "job %lld: %s %d -> %d (resize %d)", (long long)job->id, morph__rop_name(op),
-              job->size, to, job->rz_id);
+  morph__say(&d->log, 0, "job %lld: %s %d -> %d (resize %d)", (long long)job->id,
+             morph__rop_name(op), job->size, to, job->rz_id);
   return job->rz_id;
 }
 
-/* Slots of a shrink that morph run could not see freed stay booked with
- * the job until it ends, so nobody is placed on a busy slot. */
-static void shrink_done(morph__daemon *d, morph__job *job, int outcome)
+static int send_resize(morph__daemon *d, morph__job *job, int id, int to, const char *hosts)
 {
-  morph__alloc_sub(&job->alloc, &job->plan);
-  if (outcome == MORPH_EBUSY)
-    morph__alloc_add_all(&job->extra, &job->plan);
-  else
-    morph__pool_release(&d->pool, &job->plan);
-  morph__alloc_clear(&job->plan);
+  if (job->conn < 0)
+    return MORPH_ECONN;
+  morph__msg m;
+  morph__msg_init(&m, MORPH__MSG_RESIZE);
+  m.id = id;
+  m.size = to;
+  m.iteration = -1;
+  snprintf(m.hosts, sizeof m.hosts, "%s", hosts);
+  return morph__wire_msg(d, job->conn, &m);
 }
 
-static void commit(morph__daemon *d, morph__job *job, int outcome, int new_size, double now)
+int morph__resize_expand(morph__daemon *d, morph__job *job, int to, const morph__alloc *pieces)
 {
-  if (job->rz_op == MORPH__R_EXPAND) {
-    morph__alloc_add_all(&job->alloc, &job->extra);
-    morph__alloc_clear(&job->extra);
-  } else {
-    shrink_done(d, job, outcome);
+  if (!idle(job))
+    return 0;
+  int rc = morph__backend_grow(d->be, job, d->next_resize, pieces);
+  if (rc != MORPH_OK) {
+    morph__say(&d->log, 0, "job %lld not expanded: %s", (long long)job->id,
+               rc == MORPH_EBUSY ? "the slots are taken" : morph_strerror(rc));
+    return 0;
   }
-  job->size = new_size;
-  job->resizes++;
-  morph__journal_size(d->journal, job->id, now, new_size);
+  morph__alloc_add_all(&job->extra, pieces);
+  return begin(d, job, MORPH__R_EXPAND, to, pieces, MORPH__P_GROW);
 }
 
-static void roll_back(morph__daemon *d, morph__job *job)
+int morph__resize_shrink(morph__daemon *d, morph__job *job, int to, const morph__alloc *pieces)
 {
-  if (job->rz_op == MORPH__R_EXPAND) {
-    morph__pool_release(&d->pool, &job->extra);
-    morph__alloc_clear(&job->extra);
-  }
-  morph__alloc_clear(&job->plan);
-  job->failed_resizes++;
+  if (!idle(job) || send_resize(d, job, d->next_resize, to, "") != MORPH_OK)
+    return 0;
+  return begin(d, job, MORPH__R_SHRINK, to, pieces, MORPH__P_SENT);
 }
 
-/* Ends the resize in flight with `outcome` (EBUSY: done, slots unknown). */
-static void finish(morph__daemon *d, morph__job *job, int outcome, int new_size, const char *text)
+/* Closes the journal's record of the resize in flight with the job's
+ * current size; `ok`: the job has resized (outcome MORPH_OK, or
+ * MORPH_EBUSY: leavers still seen). */
+static void record(morph__daemon *d, morph__job *job, int ok, int outcome, const char *text)
 {
   double now = morph__wall();
-  int id = job->rz_id;
-  morph__rop op = job->rz_op;
-  int ok = outcome == MORPH_OK || outcome == MORPH_EBUSY;
-  morph__journal_begin(d->journal);
-  if (ok)
-    commit(d, job, outcome, new_size, now);
-  else
-    roll_back(d, job);
-  morph__journal_resize_end(d->journal, id, now, outcome, ok ? new_size : job->size, text);
-  morph__journal_event(d->journal, now, job->id, morph__rop_name(op), "resize %d %s: size %d%s%s",
-                       id, ok ? "done" : "failed", job->size, text && *text ? "; " : "",
-                       text ? text : "");
-  job->rz_id = 0, job->rz_op = MORPH__R_NONE, job->rz_to = 0;
-  job->last_change = now;
+  const char *t = text ? text : "";
+  morph__journal_resize_end(d->journal, job->rz_id, now, outcome, job->size, t);
+  morph__journal_event(d->journal, now, job->id, morph__rop_name(job->rz_op),
+                       "resize %d %s: size %d%s%s", job->rz_id, ok ? "done" : "failed", job->size,
+                       *t ? "; " : "", t);
+  morph__say(&d->log, 0, "job %lld: resize %d %s, size %d%s%s", (long long)job->id, job->rz_id,
+             ok ? "done" : "failed", job->size, *t ? ": " : "", t);
+}
+
+/* Nothing of the resize is in flight any more. */
+static void settle(morph__daemon *d, morph__job *job)
+{
+  job->rz_id = 0, job->rz_op = MORPH__R_NONE, job->rz_phase = MORPH__P_NONE, job->rz_to = 0;
+  morph__alloc_clear(&job->plan);
+  job->last_change = morph__wall();
   morph__job_save(d, job);
-  if (op == MORPH__R_SHRINK)
-    morph__resize_release_waiters(d, id, outcome == MORPH_OK);
-  morph__journal_commit(d->journal);
-  morph__say(&d->log, 0, "job %lld: resize %d %s, size %d%s%s", (long long)job->id, id,
-              ok ? "done" : "failed", job->size, text && *text ? ": " : "", text ? text : "");
   d->dirty = 1;
+}
+
+/* Asks the backend for plan's pieces back; if it will not take them,
+ * they stay held with the job until it ends (nobody is placed on them)
+ * and the starts that waited for them go back to the queue. */
+static void release(morph__daemon *d, morph__job *job)
+{
+  int rc = morph__backend_release(d->be, job, job->rz_id, &job->plan);
+  if (rc == MORPH_OK) {
+    job->rz_phase = MORPH__P_RELEASE;
+    morph__job_save(d, job);
+    return;
+  }
+  morph__say(&d->log, 0, "job %lld: slots of resize %d not given back (%s): held until it ends",
+             (long long)job->id, job->rz_id, morph_strerror(rc));
+  int id = job->rz_id;
+  settle(d, job);
+  morph__jobs_requeue(d, id, "kept its slots");
+}
+
+/* An expansion that will not happen: its pieces go back. */
+static void give_back(morph__daemon *d, morph__job *job, int outcome, const char *text,
+                      int counted)
+{
+  record(d, job, 0, outcome, text);
+  job->failed_resizes += counted;
+  release(d, job);
+}
+
+void morph__resize_grown(morph__daemon *d, morph__job *job, const morph__backend_event *ev)
+{
+  if (job->rz_id != ev->req || job->rz_phase != MORPH__P_GROW) {
+    morph__say(&d->log, 1, "job %lld: ignored the grant of request %d", (long long)job->id,
+               ev->req);
+    return;
+  }
+  morph__journal_begin(d->journal);
+  if (ev->outcome != MORPH_OK) {
+    morph__alloc_sub(&job->extra, &job->plan);
+    record(d, job, 0, ev->outcome, ev->text[0] ? ev->text : "the backend did not grant the slots");
+    settle(d, job);
+  } else if (send_resize(d, job, job->rz_id, job->rz_to, ev->hosts) != MORPH_OK) {
+    give_back(d, job, MORPH_ECONN, "the job could not be told", 0);
+  } else {
+    job->rz_phase = MORPH__P_SENT;
+    morph__job_save(d, job);
+  }
+  morph__journal_commit(d->journal);
+}
+
+/* The job has its new size. */
+static void resized(morph__daemon *d, morph__job *job, int outcome, int new_size,
+                    const char *text)
+{
+  job->size = new_size;
+  job->resizes++;
+  morph__journal_size(d->journal, job->id, morph__wall(), new_size);
+  record(d, job, 1, outcome, text);
+}
+
+static void expand_done(morph__daemon *d, morph__job *job, int outcome, int new_size,
+                        const char *text)
+{
+  morph__alloc_add_all(&job->alloc, &job->plan);
+  morph__alloc_sub(&job->extra, &job->plan);
+  resized(d, job, outcome, new_size, text);
+  settle(d, job);
+}
+
+/* MORPH_EBUSY: the job shrank but morph run still saw leavers, so their
+ * slots stay held with the job until it ends. */
+static void shrink_done(morph__daemon *d, morph__job *job, int outcome, int new_size,
+                        const char *text)
+{
+  morph__alloc_sub(&job->alloc, &job->plan);
+  morph__alloc_add_all(&job->extra, &job->plan);
+  resized(d, job, outcome, new_size, text);
+  if (outcome == MORPH_OK) {
+    release(d, job);
+    return;
+  }
+  int id = job->rz_id;
+  settle(d, job);
+  morph__jobs_requeue(d, id, "left busy slots");
+}
+
+static void shrink_failed(morph__daemon *d, morph__job *job, int outcome, const char *text)
+{
+  int id = job->rz_id;
+  job->failed_resizes++;
+  record(d, job, 0, outcome, text);
+  settle(d, job);
+  morph__jobs_requeue(d, id, "failed");
 }
 
 void morph__resize_ack(morph__daemon *d, morph__job *job, const morph__msg *ack)
 {
-  if (!job->rz_id || ack->id != job->rz_id) {
-    morph__say(&d->log, 1, "job %lld: ignored ACK of resize %d (in flight: %d)", (long long)job->id,
-                ack->id, job->rz_id);
+  if (!job->rz_id || ack->id != job->rz_id || job->rz_phase != MORPH__P_SENT) {
+    morph__say(&d->log, 1, "job %lld: ignored ACK of resize %d (in flight: %d)",
+               (long long)job->id, ack->id, job->rz_id);
     return;
   }
   int outcome = ack->outcome;
   int new_size = ack->new_size;
   /* Guard against an ACK that claims a size other than the one decided:
    * the booking follows the decision, so anything else is a failure. */
-  if ((outcome == MORPH_OK || outcome == MORPH_EBUSY) && new_size != job->rz_to) {
+  if ((outcome == MORPH_OK || outcome == MORPH_EBUSY) && new_size != job->rz_to)
     outcome = MORPH_EMISMATCH;
-    new_size = job->size;
+  int ok = outcome == MORPH_OK || outcome == MORPH_EBUSY;
+  morph__journal_begin(d->journal);
+  if (job->rz_op == MORPH__R_EXPAND && ok)
+    expand_done(d, job, outcome, new_size, ack->text);
+  else if (job->rz_op == MORPH__R_EXPAND)
+    give_back(d, job, outcome, ack->text, 1);
+  else if (ok)
+    shrink_done(d, job, outcome, new_size, ack->text);
+  else
+    shrink_failed(d, job, outcome, ack->text);
+  morph__journal_commit(d->journal);
+}
+
+/* Carries out a START that waited for this shrink: what it held ahead
+ * goes back and the whole plan is booked as one. */
+static void start_waiter(morph__daemon *d, morph__job *job)
+{
+  morph__alloc plan = job->plan;
+  int size = job->rz_to;
+  morph__alloc_init(&job->plan);
+  morph__backend_drop(d->be, job);
+  morph__alloc_clear(&job->extra);
+  job->state = MORPH__J_PENDING;
+  job->rz_id = 0, job->rz_to = 0;
+  if (morph__job_start(d, job, &plan, size) != MORPH_OK)
+    morph__job_save(d, job);
+  morph__alloc_free(&plan);
+}
+
+void morph__resize_released(morph__daemon *d, morph__job *job, const morph__backend_event *ev)
+{
+  if (job->rz_id != ev->req || job->rz_phase != MORPH__P_RELEASE) {
+    morph__say(&d->log, 1, "job %lld: ignored the release of request %d", (long long)job->id,
+               ev->req);
+    return;
   }
-  finish(d, job, outcome, new_size, ack->text);
+  int id = job->rz_id;
+  morph__journal_begin(d->journal);
+  if (ev->outcome == MORPH_OK)
+    morph__alloc_sub(&job->extra, &job->plan);
+  else
+    morph__say(&d->log, 0, "job %lld: slots of resize %d not given back (%s): held until it ends",
+               (long long)job->id, id, ev->text[0] ? ev->text : morph_strerror(ev->outcome));
+  settle(d, job);
+  for (int i = 0; ev->outcome == MORPH_OK && i < d->njobs; i++)
+    if (d->jobs[i]->state == MORPH__J_STARTING && d->jobs[i]->rz_id == id)
+      start_waiter(d, d->jobs[i]);
+  morph__jobs_requeue(d, id, "kept its slots"); /* any left: the release failed */
+  morph__journal_commit(d->journal);
+}
+
+void morph__resize_resume(morph__daemon *d, morph__job *job)
+{
+  if (job->state != MORPH__J_RUNNING || !job->rz_id)
+    return;
+  if (job->rz_phase == MORPH__P_GROW)
+    give_back(d, job, MORPH_ECONN, "morphd restarted before the job was told", 0);
+  else if (job->rz_phase == MORPH__P_RELEASE)
+    release(d, job);
 }
 
 void morph__resize_abort(morph__daemon *d, morph__job *job, int outcome, const char *why)
 {
-  if (job->rz_id)
-    finish(d, job, outcome, job->size, why);
-}
-
-/* Carries out a waiting START whose shrink freed its slots: the part not
- * booked ahead must be free now; then the whole plan is booked as one. */
-static void start_waiter(morph__daemon *d, morph__job *job)
-{
-  morph__alloc need;
-  morph__alloc_init(&need);
-  int rc = morph__alloc_copy(&need, &job->plan);
-  if (rc == MORPH_OK)
-    rc = morph__alloc_sub(&need, &job->extra);
-  int size = job->rz_to;
-  morph__pool_release(&d->pool, &job->extra);
-  morph__alloc_clear(&job->extra);
-  job->state = MORPH__J_PENDING;
-  job->rz_id = 0, job->rz_to = 0;
-  morph__alloc plan = job->plan;
-  morph__alloc_init(&job->plan);
-  if (rc != MORPH_OK || morph__sched_start(d, job, &plan, size) != MORPH_OK)
-    morph__job_save(d, job);
-  morph__alloc_free(&plan);
-  morph__alloc_free(&need);
-}
-
-void morph__resize_release_waiters(morph__daemon *d, int rz_id, int shrink_ok)
-{
-  for (int i = 0; i < d->njobs; i++) {
-    morph__job *job = d->jobs[i];
-    if (job->state != MORPH__J_STARTING || job->rz_id != rz_id)
-      continue;
-    if (shrink_ok) {
-      start_waiter(d, job);
-      continue;
-    }
-    morph__pool_release(&d->pool, &job->extra);
-    morph__alloc_clear(&job->extra);
-    morph__alloc_clear(&job->plan);
-    job->state = MORPH__J_PENDING;
-    job->rz_id = 0, job->rz_to = 0;
-    morph__journal_event(d->journal, morph__wall(), job->id, "requeue",
-                         "resize %d failed: back in the queue", rz_id);
-    morph__job_save(d, job);
-  }
+  if (job->state != MORPH__J_RUNNING || !job->rz_id)
+    return;
+  int id = job->rz_id;
+  if (job->rz_phase != MORPH__P_RELEASE) /* else closed already */
+    record(d, job, 0, outcome, why);
+  settle(d, job);
+  morph__jobs_requeue(d, id, "failed");
 }

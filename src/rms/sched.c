@@ -1,12 +1,16 @@
 /*
- * The policy adapter: builds the policy engine's snapshot from the daemon's
- * jobs and pool (slot units), asks for a decision and carries it out.
+ * The policy adapter: builds the policy engine's snapshot from the
+ * backend's view of the nodes and from the daemon's jobs, asks for a
+ * decision and hands each action to the part that carries it out (a start
+ * to lifecycle.c, a resize to resize.c); all of them act on resources
+ * only through the backend.
  *
- * Slots booked ahead (an expansion in flight, the free part of a START
- * waiting for a shrink, slots of a shrink whose leavers were not seen to
- * exit) count as `used` on their nodes but belong to no job's allocation
- * in the snapshot, so the engine can neither hand them out again nor
- * release them.
+ * Pieces a job holds without processes (an expansion in flight, the free
+ * part of a START waiting for a shrink, pieces being released) count as
+ * `used` on their nodes but belong to no job's allocation in the
+ * snapshot, so the engine can neither hand them out again nor release
+ * them. Jobs the backend shows that are not morphd's (Slurm's other jobs)
+ * are in the snapshot too; actions on them are their resource manager's.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +21,7 @@
 
 typedef struct snap_buf {
   morph_policy_snapshot s;
-  morph__job **run, **pend; /* the job behind each snapshot entry */
+  morph__job **run, **pend; /* the job behind each entry; NULL: not ours */
 } snap_buf;
 
 static void free_snap(snap_buf *b)
@@ -58,23 +62,9 @@ static void fill_running(morph_policy_job *p, const morph__job *job)
   p->failed_resizes = job->failed_resizes;
 }
 
-static int build(morph__daemon *d, snap_buf *b)
+/* Our running and pending jobs, then those of the view. */
+static void add_jobs(morph__daemon *d, const morph__backend_view *v, snap_buf *b)
 {
-  memset(b, 0, sizeof *b);
-  int n = d->njobs ? d->njobs : 1;
-  b->s.nodes = calloc((size_t)d->pool.n, sizeof *b->s.nodes);
-  b->s.running = calloc((size_t)n, sizeof *b->s.running);
-  b->s.pending = calloc((size_t)n, sizeof *b->s.pending);
-  b->run = calloc((size_t)n, sizeof *b->run);
-  b->pend = calloc((size_t)n, sizeof *b->pend);
-  if (!b->s.nodes || !b->s.running || !b->s.pending || !b->run || !b->pend)
-    return MORPH_ENOMEM;
-  b->s.now = morph__wall();
-  b->s.unit = MORPH_POLICY_UNIT_SLOT;
-  for (int i = 0; i < d->pool.n; i++)
-    b->s.nodes[i] = (morph_policy_node){.id = i, .slots = d->pool.nodes[i].slots,
-                                        .used = d->pool.nodes[i].used};
-  b->s.nnodes = d->pool.n;
   for (int i = 0; i < d->njobs; i++) {
     morph__job *job = d->jobs[i];
     if (job->state == MORPH__J_RUNNING) {
@@ -85,6 +75,30 @@ static int build(morph__daemon *d, snap_buf *b)
       fill_limits(&b->s.pending[b->s.npending++], job);
     }
   }
+  for (int k = 0; k < v->nrunning; k++)
+    b->s.running[b->s.nrunning++] = v->running[k];
+  for (int k = 0; k < v->npending; k++)
+    b->s.pending[b->s.npending++] = v->pending[k];
+}
+
+static int build(morph__daemon *d, const morph__backend_view *v, snap_buf *b)
+{
+  memset(b, 0, sizeof *b);
+  int n = d->njobs + v->nrunning + v->npending + 1;
+  b->s.nodes = calloc((size_t)v->nnodes + 1, sizeof *b->s.nodes);
+  b->s.running = calloc((size_t)n, sizeof *b->s.running);
+  b->s.pending = calloc((size_t)n, sizeof *b->s.pending);
+  b->run = calloc((size_t)n, sizeof *b->run);
+  b->pend = calloc((size_t)n, sizeof *b->pend);
+  if (!b->s.nodes || !b->s.running || !b->s.pending || !b->run || !b->pend)
+    return MORPH_ENOMEM;
+  b->s.now = morph__wall();
+  b->s.unit = v->unit;
+  for (int i = 0; i < v->nnodes; i++)
+    b->s.nodes[i] = (morph_policy_node){.id = i, .slots = v->nodes[i].slots,
+                                        .used = v->nodes[i].used, .state = v->nodes[i].state};
+  b->s.nnodes = v->nnodes;
+  add_jobs(d, v, b);
   return MORPH_OK;
 }
 
@@ -97,46 +111,21 @@ static void pieces_of(const morph_policy_actions *acts, const morph_policy_actio
                      acts->allocs[a->alloc_first + k].slots);
 }
 
-int morph__sched_start(morph__daemon *d, morph__job *job, const morph__alloc *pieces, int size)
-{
-  int rc = morph__pool_book(&d->pool, pieces);
-  if (rc != MORPH_OK) {
-    morph__say(&d->log, 0, "job %lld not started: its slots are taken (%s)", (long long)job->id,
-                morph_strerror(rc));
-    return rc;
-  }
-  double now = morph__wall();
-  morph__alloc_copy(&job->alloc, pieces);
-  job->size = size;
-  job->state = MORPH__J_RUNNING;
-  job->start = job->last_change = now;
-  rc = morph__job_launch(d, job);
-  morph__journal_resize_begin(d->journal, d->next_resize, job->id, MORPH__R_START, 0, size,
-                              pieces, -1, now);
-  morph__journal_resize_end(d->journal, d->next_resize++, now, rc, rc ? 0 : size, NULL);
-  if (rc != MORPH_OK) {
-    morph__job_end(d, job, -1, "morph run could not be started");
-    return rc;
-  }
-  morph__journal_size(d->journal, job->id, now, size);
-  morph__journal_event(d->journal, now, job->id, "start", "%d slots, pid %ld", size,
-                       (long)job->pid);
-  morph__job_save(d, job);
-  morph__say(&d->log, 0, "job %lld started with %d slots", (long long)job->id, size);
-  return MORPH_OK;
-}
-
-/* A START that must wait for shrink `rz_id`: book the free part now. */
+/* A START that must wait for shrink `rz_id`: the part of its pieces that
+ * is free now is held for it; the rest comes with the shrink. */
 static void start_later(morph__daemon *d, morph__job *job, const morph__alloc *pieces, int size,
                         int rz_id)
 {
+  morph__backend_view v;
+  if (morph__backend_read(d->be, &v) != MORPH_OK)
+    return;
   morph__alloc_clear(&job->extra);
   for (int k = 0; k < pieces->n; k++) {
-    const morph__node *n = &d->pool.nodes[pieces->v[k].node];
+    const morph__node *n = &v.nodes[pieces->v[k].node];
     int take = n->slots - n->used < pieces->v[k].slots ? n->slots - n->used : pieces->v[k].slots;
     morph__alloc_add(&job->extra, pieces->v[k].node, take > 0 ? take : 0);
   }
-  if (morph__pool_book(&d->pool, &job->extra) != MORPH_OK) {
+  if (morph__backend_hold(d->be, job, &job->extra) != MORPH_OK) {
     morph__alloc_clear(&job->extra);
     return;
   }
@@ -155,33 +144,56 @@ static void carry_out(morph__daemon *d, snap_buf *b, int *issued)
   morph__alloc_init(&pieces);
   for (int i = 0; i < d->acts.n; i++) {
     const morph_policy_action *a = &d->acts.v[i];
-    pieces_of(&d->acts, a, &pieces);
+    morph__job *job = a->op == MORPH_POLICY_START ? b->pend[a->job_index] : b->run[a->job_index];
     issued[i] = 0;
+    if (!job)
+      continue; /* not our job: its resource manager carries it out */
+    pieces_of(&d->acts, a, &pieces);
     if (a->op == MORPH_POLICY_START && a->depends < 0)
-      issued[i] = morph__sched_start(d, b->pend[a->job_index], &pieces, a->to) == MORPH_OK;
+      issued[i] = morph__job_start(d, job, &pieces, a->to) == MORPH_OK;
     else if (a->op == MORPH_POLICY_START && issued[a->depends] > 0)
-      start_later(d, b->pend[a->job_index], &pieces, a->to, issued[a->depends]);
+      start_later(d, job, &pieces, a->to, issued[a->depends]);
     else if (a->op == MORPH_POLICY_EXPAND)
-      issued[i] = morph__resize_send(d, b->run[a->job_index], MORPH__R_EXPAND, a->to, &pieces, -1);
+      issued[i] = morph__resize_expand(d, job, a->to, &pieces);
     else if (a->op == MORPH_POLICY_SHRINK)
-      issued[i] = morph__resize_send(d, b->run[a->job_index], MORPH__R_SHRINK, a->to, &pieces, -1);
+      issued[i] = morph__resize_shrink(d, job, a->to, &pieces);
   }
   morph__alloc_free(&pieces);
 }
 
+/* Why a decision failed, for the log and the journal. */
+static void decision_failed(morph__daemon *d, int rc, int read, int placed)
+{
+  char why[512];
+  if (read != MORPH_OK)
+    snprintf(why, sizeof why, "cannot read the %s backend (%s)", morph__backend_name(d->be),
+             morph_strerror(read));
+  else if (placed != MORPH_OK)
+    snprintf(why, sizeof why, "placement: %s", morph_place_errmsg(d->place));
+  else
+    snprintf(why, sizeof why, "%s", rc == MORPH_ENOMEM ? morph_strerror(rc)
+                                                       : morph_policy_errmsg(d->policy));
+  morph__say(&d->log, 0, "decision failed: %s", why);
+  morph__journal_event(d->journal, morph__wall(), 0, "error", "decision failed: %s", why);
+}
+
 int morph__sched_decide(morph__daemon *d)
 {
+  morph__backend_view v;
   snap_buf b;
-  int rc = build(d, &b);
+  memset(&b, 0, sizeof b);
+  int read = morph__backend_read(d->be, &v);
+  int rc = read == MORPH_OK ? build(d, &v, &b) : read;
+  d->acts.n = 0;
   if (rc == MORPH_OK && (b.s.npending > 0 || b.s.nrunning > 0))
     rc = morph_policy_decide(d->policy, &b.s, &d->acts);
-  else
-    d->acts.n = 0;
-  if (rc != MORPH_OK) {
-    morph__say(&d->log, 0, "decision failed: %s", morph_policy_errmsg(d->policy));
-    morph__journal_event(d->journal, morph__wall(), 0, "error", "decision failed: %s",
-                         morph_policy_errmsg(d->policy));
-  } else if (d->acts.n > 0) {
+  int placed = MORPH_OK;
+  /* The policy counts; the placement stage chooses the slots. */
+  if (rc == MORPH_OK && d->acts.n > 0)
+    rc = placed = morph_place_actions(d->place, &b.s, &d->acts);
+  if (rc != MORPH_OK)
+    decision_failed(d, rc, read, placed);
+  else if (d->acts.n > 0) {
     int *issued = calloc((size_t)d->acts.n, sizeof *issued);
     morph__journal_begin(d->journal);
     if (issued)

@@ -1,6 +1,7 @@
 /*
- * morphd's setup: folders, paths, pool, policy, journal (and the jobs it
- * holds), then the socket, refusing to start next to a live morphd.
+ * morphd's setup: folders, paths, backend, policy, journal (the jobs it
+ * holds are handed to the backend again), then the socket, refusing to
+ * start next to a live morphd.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -12,7 +13,6 @@
 
 #include "morph/error.h"
 #include "rms/morphd.h"
-
 
 __attribute__((format(printf, 3, 4))) static int fail(morph__daemon *d, int rc, const char *fmt,
                                                       ...)
@@ -40,30 +40,28 @@ static int paths(morph__daemon *d)
     snprintf(d->jpath, sizeof d->jpath, "%s", o->journal);
   else
     snprintf(d->jpath, sizeof d->jpath, "%s/journal.db", o->dir);
-  if (o->launcher) {
-    snprintf(d->launcher, sizeof d->launcher, "%s", o->launcher);
-    return MORPH_OK;
-  }
-  ssize_t len = readlink("/proc/self/exe", d->launcher, sizeof d->launcher - 16);
-  if (len < 0)
-    return fail(d, MORPH_EIO, "cannot find my own folder: %s", strerror(errno));
-  d->launcher[len] = '\0';
-  char *slash = strrchr(d->launcher, '/');
-  snprintf(slash ? slash + 1 : d->launcher, 16, "morph-run");
   return MORPH_OK;
 }
 
-static int pool_and_policy(morph__daemon *d)
+static int backend_and_policy(morph__daemon *d)
 {
   char err[512] = "";
-  int rc = d->opt.hostfile ? morph__pool_hostfile(&d->pool, d->opt.hostfile, err, sizeof err)
-                           : morph__pool_local(&d->pool, d->opt.slots);
+  morph__backend_conf conf = {.socket = d->sock, .outdir = d->outdir,
+                              .launcher = d->opt.launcher, .hostfile = d->opt.hostfile,
+                              .slots = d->opt.slots, .log = &d->log};
+  int rc = morph__backend_open(d->opt.backend ? d->opt.backend : "embedded", &conf, &d->be, err,
+                               sizeof err);
   if (rc != MORPH_OK)
-    return fail(d, rc, "pool: %s", err[0] ? err : morph_strerror(rc));
+    return fail(d, rc, "%s", err[0] ? err : morph_strerror(rc));
   rc = morph_policy_create(d->opt.policy, &d->opt.params, &d->policy);
   if (rc != MORPH_OK) {
     morph_policy_create_error(d->opt.policy, &d->opt.params, err, sizeof err);
     return fail(d, rc, "policy: %s", err);
+  }
+  rc = morph_place_create(d->opt.placement, NULL, 0, &d->place);
+  if (rc != MORPH_OK) {
+    morph_place_create_error(d->opt.placement, NULL, 0, err, sizeof err);
+    return fail(d, rc, "placement: %s", err);
   }
   morph_policy_actions_init(&d->acts);
   return MORPH_OK;
@@ -79,17 +77,90 @@ static int another_daemon(const char *sock)
   return 1;
 }
 
+static int load_one(void *ctx, morph__job *job)
+{
+  morph__daemon *d = ctx;
+  morph__job *j = malloc(sizeof *j);
+  if (!j) {
+    morph__job_clear(job);
+    return MORPH_ENOMEM;
+  }
+  *j = *job;
+  /* After a restart no relay is connected yet. */
+  j->adopted = j->state == MORPH__J_RUNNING;
+  j->conn = -1;
+  j->ready = j->state == MORPH__J_RUNNING;
+  return morph__job_add(d, j);
+}
+
+/* The backend books again what the journal's live jobs hold, and the
+ * resizes they had in flight go on. */
+static int adopt(morph__daemon *d)
+{
+  char err[256];
+  for (int i = 0; i < d->njobs; i++) {
+    morph__job *job = d->jobs[i];
+    if (job->state != MORPH__J_RUNNING && job->state != MORPH__J_STARTING)
+      continue;
+    int rc = morph__backend_adopt(d->be, job, err, sizeof err);
+    if (rc != MORPH_OK)
+      return fail(d, rc, "%s", err);
+  }
+  morph__journal_begin(d->journal);
+  for (int i = 0; i < d->njobs; i++)
+    morph__resize_resume(d, d->jobs[i]);
+  morph__journal_commit(d->journal);
+  return MORPH_OK;
+}
+
+static int load(morph__daemon *d)
+{
+  int64_t max_job;
+  int max_resize;
+  int rc = morph__journal_jobs_load(d->journal, load_one, d);
+  if (rc == MORPH_OK)
+    rc = morph__journal_max_ids(d->journal, &max_job, &max_resize);
+  if (rc != MORPH_OK)
+    return fail(d, rc, "cannot read the journal %.200s: %.280s", d->jpath,
+                morph__journal_errmsg(d->journal));
+  d->next_job = max_job + 1 > d->next_job ? max_job + 1 : d->next_job;
+  d->next_resize = max_resize + 1;
+  return MORPH_OK;
+}
+
+/* A journal whose live jobs belong to another backend cannot be taken
+ * over: their resources are not this backend's. */
+static int same_backend(morph__daemon *d)
+{
+  char was[64];
+  morph__journal_meta_get(d->journal, "backend", was, sizeof was);
+  const char *now = morph__backend_name(d->be);
+  for (int i = 0; was[0] && strcmp(was, now) && i < d->njobs; i++)
+    if (!morph__jstate_final(d->jobs[i]->state))
+      return fail(d, MORPH_ESTATE, "%s holds jobs of the %s backend that have not ended; start"
+                  " morphd with --backend %s", d->jpath, was, was);
+  return morph__journal_meta_set(d->journal, "backend", now);
+}
+
 static int journal(morph__daemon *d)
 {
   char err[512];
   int rc = morph__journal_open(d->jpath, 0, &d->journal, err, sizeof err);
   if (rc != MORPH_OK)
     return fail(d, rc, "%s", err);
-  char pool[64];
-  snprintf(pool, sizeof pool, "%d", d->pool.total);
-  morph__journal_meta_set(d->journal, "slots", pool);
+  morph__backend_view v;
+  rc = morph__backend_read(d->be, &v);
+  if (rc != MORPH_OK)
+    return fail(d, rc, "cannot read the %s backend: %s", morph__backend_name(d->be),
+                morph_strerror(rc));
+  char units[64];
+  snprintf(units, sizeof units, "%d", morph__backend_view_units(&v));
+  morph__journal_meta_set(d->journal, "slots", units);
   morph__journal_meta_set(d->journal, "policy", morph_policy_name(d->policy));
-  return morph__daemon_load(d);
+  rc = load(d);
+  if (rc == MORPH_OK)
+    rc = same_backend(d);
+  return rc == MORPH_OK ? adopt(d) : rc;
 }
 
 int morph__daemon_init(morph__daemon *d, const morph__daemon_opts *opt)
@@ -101,7 +172,7 @@ int morph__daemon_init(morph__daemon *d, const morph__daemon_opts *opt)
   d->next_job = 1;
   int rc = paths(d);
   if (rc == MORPH_OK)
-    rc = pool_and_policy(d);
+    rc = backend_and_policy(d);
   if (rc == MORPH_OK && another_daemon(d->sock))
     rc = fail(d, MORPH_EBUSY, "morphd is already running at %s", d->sock);
   if (rc == MORPH_OK)
@@ -112,9 +183,12 @@ int morph__daemon_init(morph__daemon *d, const morph__daemon_opts *opt)
     return rc;
   for (int i = 0; i < MORPH__MAX_CLIENTS; i++)
     d->clients[i].fd = -1;
-  char text[256];
-  snprintf(text, sizeof text, "started, pid %ld, %d slots, policy %s", (long)getpid(),
-           d->pool.total, morph_policy_name(d->policy));
-  morph__journal_event(d->journal, morph__wall(), 0, "daemon", "%s", text);
+  morph__backend_view v;
+  morph__backend_read(d->be, &v);
+  morph__journal_event(d->journal, morph__wall(), 0, "daemon",
+                       "started, pid %ld, %s backend, %d %s, policy %s", (long)getpid(),
+                       morph__backend_name(d->be), morph__backend_view_units(&v),
+                       v.unit == MORPH_POLICY_UNIT_NODE ? "nodes" : "slots",
+                       morph_policy_name(d->policy));
   return MORPH_OK;
 }

@@ -12,18 +12,21 @@
 
 #define RECENT_FINISHED 8
 
+static const char *const state_names[] = {"up", "draining", "down"};
+
 static json_t *node_json(const morph__node *n)
 {
-  return json_pack("{s:s, s:i, s:i}", "host", n->host, "slots", n->slots, "used", n->used);
+  return json_pack("{s:s, s:i, s:i, s:s}", "host", n->host, "slots", n->slots, "used", n->used,
+                   "state", state_names[n->state]);
 }
 
 /* "localhost:3,h2:1" */
-static void where(const morph__daemon *d, const morph__alloc *a, char *buf, size_t size)
+static void where(const morph__backend_view *v, const morph__alloc *a, char *buf, size_t size)
 {
   size_t len = 0;
   buf[0] = '\0';
   for (int k = 0; k < a->n && len < size; k++) {
-    const char *h = a->v[k].node < d->pool.n ? d->pool.nodes[a->v[k].node].host : "?";
+    const char *h = a->v[k].node < v->nnodes ? v->nodes[a->v[k].node].host : "?";
     int w = snprintf(buf + len, size - len, "%s%s:%d", k ? "," : "", h, a->v[k].slots);
     len += w > 0 ? (size_t)w : 0;
   }
@@ -40,10 +43,10 @@ static void activity(const morph__job *j, char *buf, size_t size)
     snprintf(buf, size, "not connected");
 }
 
-static json_t *job_json(const morph__daemon *d, const morph__job *j)
+static json_t *job_json(const morph__backend_view *v, const morph__job *j)
 {
   char at[256], act[64];
-  where(d, &j->alloc, at, sizeof at);
+  where(v, &j->alloc, at, sizeof at);
   activity(j, act, sizeof act);
   const char *prog = j->argc ? strrchr(j->argv[0], '/') : NULL;
   prog = prog ? prog + 1 : j->argc ? j->argv[0] : "";
@@ -84,20 +87,24 @@ json_t *morph__cli_status(morph__daemon *d, json_t *req)
   int all = json_is_true(json_object_get(req, "all"));
   json_t *ids = json_object_get(req, "ids");
   json_t *nodes = json_array(), *jobs = json_array();
-  int counts[MORPH__J_STATE_COUNT] = {0};
-  for (int n = 0; n < d->pool.n; n++)
-    json_array_append_new(nodes, node_json(&d->pool.nodes[n]));
+  int counts[MORPH__J_STATE_COUNT] = {0}, free = 0;
+  morph__backend_view v;
+  morph__backend_read(d->be, &v);
+  for (int n = 0; n < v.nnodes; n++) {
+    json_array_append_new(nodes, node_json(&v.nodes[n]));
+    free += v.nodes[n].state == MORPH_POLICY_NODE_UP ? v.nodes[n].slots - v.nodes[n].used : 0;
+  }
   for (int k = 0; k < d->njobs; k++) {
     counts[d->jobs[k]->state]++;
     if (wanted(d, k, ids, all))
-      json_array_append_new(jobs, job_json(d, d->jobs[k]));
+      json_array_append_new(jobs, job_json(&v, d->jobs[k]));
   }
   json_t *c = json_object();
   for (int s = 0; s < MORPH__J_STATE_COUNT; s++)
     json_object_set_new(c, morph__jstate_name((morph__jstate)s), json_integer(counts[s]));
-  return json_pack("{s:b, s:f, s:s, s:I, s:i, s:i, s:i, s:o, s:o, s:o, s:s}", "ok", 1, "now",
-                   morph__wall(), "policy", morph_policy_name(d->policy), "pid",
-                   (json_int_t)getpid(), "slots", d->pool.total, "free",
-                   morph__pool_free_slots(&d->pool), "decisions", d->decisions, "nodes", nodes,
-                   "jobs", jobs, "counts", c, "journal", d->jpath);
+  return json_pack("{s:b, s:f, s:s, s:s, s:I, s:i, s:i, s:i, s:o, s:o, s:o, s:s}", "ok", 1,
+                   "now", morph__wall(), "policy", morph_policy_name(d->policy), "backend",
+                   morph__backend_name(d->be), "pid", (json_int_t)getpid(), "slots",
+                   morph__backend_view_units(&v), "free", free, "decisions", d->decisions,
+                   "nodes", nodes, "jobs", jobs, "counts", c, "journal", d->jpath);
 }

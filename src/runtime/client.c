@@ -12,7 +12,7 @@
 #include "common/clock.h"
 #include "common/log.h"
 #include "prof/mpitime.h"
-#include "runtime/ctx.h"
+#include "runtime/client.h"
 
 /* Provided by libmorph-prof when the program links it; NULL otherwise. */
 #pragma weak morph_prof_mpi_seconds

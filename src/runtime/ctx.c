@@ -1,10 +1,10 @@
 /*
  * The context's life cycle: options, open, accessors, limits, finalize.
  */
-#include "runtime/ctx.h"
+#include "runtime/client.h"
+#include "runtime/window.h"
 
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,15 +13,6 @@
 
 #include "common/clock.h"
 #include "common/log.h"
-
-int morph__fail(morph_ctx *ctx, int err, const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(ctx->errmsg, sizeof ctx->errmsg, fmt, ap);
-  va_end(ap);
-  return err;
-}
 
 static int env_int(const char *name, int fallback)
 {
@@ -87,16 +78,6 @@ static int check_limits(int min, int max, int pref, char *why, size_t n)
     return MORPH_EINVAL;
   }
   return MORPH_OK;
-}
-
-void morph__set_comm(morph_ctx *ctx, MPI_Comm comm)
-{
-  ctx->comm = comm;
-  MPI_Comm_rank(comm, &ctx->rank);
-  MPI_Comm_size(comm, &ctx->size);
-  /* morph handles MPI errors itself: a failing spawn or peer must come back
-   * as a code, not abort the job. */
-  MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
 }
 
 static void copy_paths(morph_ctx *ctx)
@@ -336,16 +317,4 @@ int morph_last_report(const morph_ctx *ctx, morph_reconf_report *out)
     return MORPH_EINVAL;
   *out = ctx->report;
   return MORPH_OK;
-}
-
-const char *morph_status_name(morph_status st)
-{
-  static const char *const names[] = {"NEW", "JOINING", "STAYING", "LEAVING"};
-  return (unsigned)st < 4 ? names[st] : "UNKNOWN";
-}
-
-const char *morph_mechanism_name(morph_mechanism m)
-{
-  static const char *const names[] = {"auto", "live", "relaunch"};
-  return (unsigned)m < 3 ? names[m] : "unknown";
 }

@@ -1,6 +1,8 @@
 /*
- * The morph context and the runtime's internal interfaces. One context per
- * malleable job per process; no state lives outside it.
+ * The morph context: one per malleable job per process; no state lives
+ * outside it. Also the helpers every layer of the runtime uses (base.c,
+ * registry.c). The other internal interfaces have a header beside their
+ * file: client.h, window.h, move.h, checkpoint.h, wait.h.
  */
 #ifndef MORPH_RUNTIME_CTX_H
 #define MORPH_RUNTIME_CTX_H
@@ -9,6 +11,7 @@
 
 #include "morph.h"
 #include "proto/protocol.h"
+#include "redist/plan.h"
 
 /* Kinds of registered data (morph_data_* in morph.h). */
 enum morph__data_kind {
@@ -98,100 +101,22 @@ struct morph_ctx {
   char errmsg[512];
 };
 
-/* Records a formatted failure message in the context and returns err. */
+/* Records a formatted failure message in the context and returns err
+ * (base.c). */
 int morph__fail(morph_ctx *ctx, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* Sets ctx->comm (taking ownership) and refreshes rank and size. */
+/* Sets ctx->comm (taking ownership) and refreshes rank and size (base.c). */
 void morph__set_comm(morph_ctx *ctx, MPI_Comm comm);
 
-/* Finds a registration by name; NULL if none. */
+/* Finds a registration by name; NULL if none (registry.c). */
 morph__data *morph__data_find(const morph_ctx *ctx, const char *name);
 
 /* A hash of every registration's name, kind, type size and global size, so
- * that processes can check that they registered the same data. */
+ * that processes can check that they registered the same data (registry.c). */
 uint64_t morph__data_signature(const morph_ctx *ctx);
 
-/* Launcher connection of rank 0 (client.c). All return MORPH_OK when there
- * is no launcher: a standalone job simply never gets decisions. */
-int morph__client_open(morph_ctx *ctx);
-int morph__client_poll(morph_ctx *ctx);           /* takes a RESIZE if any */
-int morph__client_progress(morph_ctx *ctx);       /* rate-limited PROGRESS */
-int morph__client_ack(morph_ctx *ctx, const char *checkpoint);
-int morph__client_limits(morph_ctx *ctx);
-void morph__client_bye(morph_ctx *ctx, int exit_status, const char *text);
-
-/* What every process knows about one reconfiguration once it has begun.
- * Broadcast by rank 0 and, for a live expansion, sent to the joiners. */
-typedef struct morph__window {
-  int id;               /* decision id */
-  int seq;              /* ctx->reconf_seq of this attempt */
-  int old_size, new_size;
-  morph_mechanism mechanism;
-  int64_t iteration;
-  double step_timeout;
-  double t0;            /* morph__now() when the window opened (rank 0) */
-  /* filled while it runs */
-  MPI_Comm newcomm;     /* live: the merged (grow) or current (shrink)
-                           communicator spanning old and new processes */
-  MPI_Comm intercomm;   /* live grow: the spawn intercommunicator */
-  MPI_Comm spawncomm;   /* live grow: throwaway copy of the old
-                           communicator the spawn runs on, so that a hung
-                           spawn cannot poison the application's */
-  MPI_Comm staycomm;    /* the processes present before and after; they
-                           decide commit or rollback (NULL on the others) */
-  int nonstay_lo, nonstay_hi; /* ranks of newcomm that are joiners or
-                           leavers: [lo, hi) */
-  int abandoned;        /* a transfer timed out: its buffers belong to MPI
-                           now and must not be freed */
-  int spawn_hung;       /* the spawn thread never returned */
-  int joiner;           /* this process was created for this window */
-  void **newbufs;       /* per registration: the new local part */
-  int64_t *newcounts;   /* per registration: its length */
-  int64_t bytes;        /* bytes this process received from others (the
-                           relaunch: wrote); after the vote, on the
-                           stayers: the window's total */
-  char checkpoint[512]; /* relaunch */
-  char why[256];        /* reason of a failure */
-} morph__window;
-
-
-/* The two mechanisms behind one interface (live.c, relaunch.c). Every
- * function is collective over the processes of the window and returns
- * MORPH_OK or an error after which the window rolls back. */
-typedef struct morph__mech_ops {
-  const char *name;
-  int (*prepare)(morph_ctx *ctx, morph__window *w);  /* joiners / nothing */
-  int (*move)(morph_ctx *ctx, morph__window *w);     /* data to its owners */
-  int (*commit)(morph_ctx *ctx, morph__window *w);   /* switch to new size */
-  void (*rollback)(morph_ctx *ctx, morph__window *w);/* back to old size */
-} morph__mech_ops;
-
-extern const morph__mech_ops morph__mech_live;
-extern const morph__mech_ops morph__mech_relaunch;
-
-/* Runs the adaptation window of a decision (window.c). Collective. */
-int morph__window_run(morph_ctx *ctx, morph__window *w);
-
-/* Joiner side of a live expansion, from morph_open (live.c). */
-int morph__live_join(morph_ctx *ctx, MPI_Comm parent);
-
-/* Relaunched side, from morph_open and the first morph_point (relaunch.c). */
-int morph__relaunch_open(morph_ctx *ctx, const char *checkpoint);
-int morph__relaunch_restore(morph_ctx *ctx);
-
-/* Moves every registration in memory from old_size to new_size processes
- * over w->newcomm, into w->newbufs (data.c). Old buffers are not touched. */
-int morph__data_move(morph_ctx *ctx, morph__window *w);
-
-/* Installs w->newbufs as the registrations' buffers (commit) or frees them
- * (rollback) (data.c). */
-void morph__data_install(morph_ctx *ctx, morph__window *w);
-void morph__data_discard(morph_ctx *ctx, morph__window *w);
-
-/* Agreement over comm: returns MORPH_OK on every process if every process
- * passed MORPH_OK, otherwise the smallest (most negative) code. Time-limited
- * by deadline: MORPH_ETIMEDOUT if the others do not answer. Its buffers are
- * in ctx, because a timed-out reduction stays active (wait.c). */
-int morph__agree(morph_ctx *ctx, MPI_Comm comm, int rc, double deadline);
+/* The distribution of a block, block-cyclic or varcount registration, for
+ * the redistribution engine (registry.c). */
+morph__dist morph__data_dist(const morph__data *d);
 
 #endif /* MORPH_RUNTIME_CTX_H */

@@ -1,21 +1,12 @@
 /*
- * Registered data: what follows the processes at a reconfiguration, and its
- * in-memory movement for the live mechanism. The index arithmetic and the
- * transfers themselves are the redistribution engine's (src/redist).
+ * Registering data (morph_data_* in morph.h): what follows the processes at
+ * a reconfiguration, and where a process's part of it is. Moving it is the
+ * mechanisms' work (move.c, relaunch.c) over the redistribution engine.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "redist/redist.h"
 #include "runtime/ctx.h"
-
-morph__data *morph__data_find(const morph_ctx *ctx, const char *name)
-{
-  for (int i = 0; i < ctx->ndata; i++)
-    if (!strcmp(ctx->data[i].name, name))
-      return &ctx->data[i];
-  return NULL;
-}
 
 /* Appends a registration after the checks every kind shares. */
 static int add(morph_ctx *ctx, const char *name, enum morph__data_kind kind, MPI_Datatype type,
@@ -63,16 +54,6 @@ int morph_data_replicated(morph_ctx *ctx, const char *name, void *buf, int count
   return MORPH_OK;
 }
 
-static morph__dist dist_of(const morph__data *d)
-{
-  morph__dist dist = {MORPH__DIST_BLOCK, d->global, 1};
-  if (d->kind == MORPH__DATA_BLOCK_CYCLIC)
-    dist.kind = MORPH__DIST_BLOCK_CYCLIC, dist.block = d->block;
-  else if (d->kind == MORPH__DATA_VARCOUNT)
-    dist.kind = MORPH__DIST_VARCOUNT;
-  return dist;
-}
-
 static int add_distributed(morph_ctx *ctx, const char *name, enum morph__data_kind kind,
                            void **buf, int64_t global, int64_t block, MPI_Datatype type)
 {
@@ -84,7 +65,7 @@ static int add_distributed(morph_ctx *ctx, const char *name, enum morph__data_ki
   if (rc != MORPH_OK)
     return rc;
   d->ubuf = buf, d->global = global, d->block = block;
-  morph__dist dist = dist_of(d);
+  morph__dist dist = morph__data_dist(d);
   d->local = morph__dist_count(&dist, ctx->rank, ctx->size);
   /* One extra element keeps calloc from returning NULL for empty parts, so
    * NULL always means failure. */
@@ -153,33 +134,11 @@ int64_t morph_local_offset(const morph_ctx *ctx, const char *name)
   if (!d || d->kind == MORPH__DATA_REPLICATED || d->kind == MORPH__DATA_CALLBACKS)
     return -1;
   if (d->kind != MORPH__DATA_VARCOUNT) {
-    morph__dist dist = dist_of(d);
+    morph__dist dist = morph__data_dist(d);
     return morph__dist_offset(&dist, ctx->rank, ctx->size);
   }
   int64_t off = 0, mine = *d->ucount;
   /* Collective for varcount data: its offset depends on the others. */
   MPI_Exscan(&mine, &off, 1, MPI_INT64_T, MPI_SUM, ctx->comm);
   return ctx->rank == 0 ? 0 : off;
-}
-
-static uint64_t mix(uint64_t h, uint64_t x)
-{
-  h ^= x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-  return h;
-}
-
-uint64_t morph__data_signature(const morph_ctx *ctx)
-{
-  uint64_t h = (uint64_t)ctx->ndata;
-  for (int i = 0; i < ctx->ndata; i++) {
-    const morph__data *d = &ctx->data[i];
-    for (const char *c = d->name; *c; c++)
-      h = mix(h, (uint64_t)(unsigned char)*c);
-    h = mix(h, (uint64_t)d->kind);
-    h = mix(h, (uint64_t)d->elem_size);
-    h = mix(h, (uint64_t)d->global);
-    h = mix(h, (uint64_t)d->block);
-    h = mix(h, (uint64_t)d->count);
-  }
-  return h;
 }

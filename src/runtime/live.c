@@ -24,8 +24,9 @@
 
 #include "common/clock.h"
 #include "common/log.h"
-#include "runtime/ctx.h"
+#include "runtime/move.h"
 #include "runtime/wait.h"
+#include "runtime/window.h"
 
 /* Tag of the stayers' communicator creation in a shrink. */
 #define TAG_STAYERS 7320

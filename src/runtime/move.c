@@ -10,7 +10,7 @@
 
 #include "common/clock.h"
 #include "redist/redist.h"
-#include "runtime/ctx.h"
+#include "runtime/move.h"
 #include "runtime/wait.h"
 
 #define TAG_DATA 7301
@@ -110,11 +110,7 @@ static int move_distributed(morph__data *d, morph__window *w, int me, int i, dou
     rc = gather_counts(d, w->newcomm, me, w->old_size, deadline, &counts);
   if (rc != MORPH_OK)
     return rc;
-  morph__dist dist = {MORPH__DIST_BLOCK, d->global, d->block};
-  if (d->kind == MORPH__DATA_BLOCK_CYCLIC)
-    dist.kind = MORPH__DIST_BLOCK_CYCLIC;
-  if (d->kind == MORPH__DATA_VARCOUNT)
-    dist.kind = MORPH__DIST_VARCOUNT;
+  morph__dist dist = morph__data_dist(d);
   morph__plan plan;
   rc = morph__plan_build(&dist, counts, w->old_size, w->new_size, me, &plan);
   free(counts);

@@ -12,7 +12,8 @@
 
 #include "common/clock.h"
 #include "common/log.h"
-#include "runtime/ctx.h"
+#include "runtime/client.h"
+#include "runtime/window.h"
 
 /* What rank 0 tells everyone at a check. */
 typedef struct check_msg {

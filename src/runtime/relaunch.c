@@ -1,279 +1,17 @@
 /*
- * The relaunch mechanism: every process writes its registered data with
- * MPI-IO to one checkpoint in global order, the job ends, the launcher
+ * The relaunch mechanism: every process writes its registered data to one
+ * checkpoint in global order (checkpoint.c), the job ends, the launcher
  * starts it again at the new size (MORPH_RESTART=<checkpoint>), and each
  * new process reads its part. Works with any MPI.
- *
- * File layout (all integers little-endian int64 as written by this host):
- *   head     magic "MORPHCK1", version, iteration, seq, old size, ndata
- *   entries  ndata descriptors (name, kind, element size, global size,
- *            block, count, section offset, section length)
- *   sections per registration, in registration order:
- *     replicated   count elements
- *     block        global elements in global order
- *     block-cyclic global elements in global order
- *     varcount     old-size counts, then the elements in rank order
- *     callbacks    old-size blob lengths, then the blobs in rank order
  */
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "common/clock.h"
-#include "redist/redist.h"
-#include "runtime/ctx.h"
-
-#define MAGIC "MORPHCK1"
-#define CHUNK ((int64_t)1 << 30)
-
-typedef struct ckpt_head {
-  char magic[8];
-  int64_t version, iteration, seq, old_size, ndata;
-} ckpt_head;
-
-typedef struct ckpt_entry {
-  char name[64];
-  int64_t kind, elem_size, global, block, count, offset, length;
-} ckpt_entry;
-
-/*
- * The checkpoint file: MPI-IO normally. After a spawn hung inside Open MPI
- * the job should create no communicators any more (the stuck spawn may
- * hold that machinery; seen here: a relaunch after a real PMIx spawn hang
- * stalled in its checkpoint on one rank), so the same layout is written
- * with POSIX I/O instead (fd >= 0).
- */
-typedef struct ckpt_file {
-  MPI_File fh;
-  int fd;
-} ckpt_file;
-
-static int posix_bytes(int fd, int64_t off, char *p, int64_t len, int write)
-{
-  for (int64_t done = 0; done < len;) {
-    ssize_t n = write ? pwrite(fd, p + done, (size_t)(len - done), (off_t)(off + done))
-                      : pread(fd, p + done, (size_t)(len - done), (off_t)(off + done));
-    if (n <= 0)
-      return MORPH_EIO;
-    done += n;
-  }
-  return MORPH_OK;
-}
-
-/* Writes or reads len bytes at off, in pieces MPI's int counts can take. */
-static int io_bytes(ckpt_file *f, int64_t off, void *buf, int64_t len, int write)
-{
-  if (f->fd >= 0)
-    return posix_bytes(f->fd, off, buf, len, write);
-  for (int64_t done = 0; done < len; done += CHUNK) {
-    int n = (int)(len - done < CHUNK ? len - done : CHUNK);
-    char *p = (char *)buf + done;
-    int rc = write ? MPI_File_write_at(f->fh, off + done, p, n, MPI_BYTE, MPI_STATUS_IGNORE)
-                   : MPI_File_read_at(f->fh, off + done, p, n, MPI_BYTE, MPI_STATUS_IGNORE);
-    if (rc != MPI_SUCCESS)
-      return MORPH_EIO;
-  }
-  return MORPH_OK;
-}
-
-/* Opens the checkpoint. Collective over ctx->comm. */
-static int ckpt_open(morph_ctx *ctx, const char *path, int write, ckpt_file *f)
-{
-  f->fd = -1;
-  if (!ctx->spawn_hung) {
-    int mode = write ? MPI_MODE_CREATE | MPI_MODE_WRONLY : MPI_MODE_RDONLY;
-    return MPI_File_open(ctx->comm, path, mode, MPI_INFO_NULL, &f->fh) == MPI_SUCCESS ? MORPH_OK
-                                                                                     : MORPH_EIO;
-  }
-  /* Rank 0 creates the file before the others open it. */
-  int rc = MORPH_OK;
-  if (ctx->rank == 0 && (f->fd = open(path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0600)) < 0)
-    rc = MORPH_EIO;
-  MPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MIN, ctx->comm);
-  if (rc == MORPH_OK && ctx->rank != 0 && (f->fd = open(path, O_WRONLY | O_CLOEXEC)) < 0)
-    rc = MORPH_EIO;
-  return rc;
-}
-
-static int ckpt_close(ckpt_file *f)
-{
-  if (f->fd >= 0)
-    return close(f->fd) == 0 ? MORPH_OK : MORPH_EIO;
-  return MPI_File_close(&f->fh) == MPI_SUCCESS ? MORPH_OK : MORPH_EIO;
-}
-
-static morph__dist dist_of(const morph__data *d, int64_t global)
-{
-  morph__dist dist = {MORPH__DIST_BLOCK, global, d->block > 0 ? d->block : 1};
-  if (d->kind == MORPH__DATA_BLOCK_CYCLIC)
-    dist.kind = MORPH__DIST_BLOCK_CYCLIC;
-  return dist;
-}
-
-/* Block-cyclic: the local blocks of `rank` of `P` one by one, in order. */
-static int io_cyclic(ckpt_file *fh, int64_t base, const morph__data *d, void *buf, int rank, int P,
-                     int write)
-{
-  int64_t nblocks = (d->global + d->block - 1) / d->block, local = 0;
-  for (int64_t b = rank; b < nblocks; b += P) {
-    int64_t first = b * d->block, n = d->global - first < d->block ? d->global - first : d->block;
-    int64_t sz = (int64_t)d->elem_size;
-    int rc = io_bytes(fh, base + first * sz, (char *)buf + local * sz, n * sz, write);
-    if (rc != MORPH_OK)
-      return rc;
-    local += n;
-  }
-  return MORPH_OK;
-}
-
-/* Per-rank sizes every process needs to lay the file out: varcount counts
- * and callback blob lengths, gathered in rank order. */
-typedef struct layout {
-  ckpt_entry *e;
-  int64_t **per_rank; /* per registration: old-size values, or NULL */
-  void **blobs;       /* per registration: this process's packed blob */
-  int64_t end;
-} layout;
-
-static void layout_free(layout *l, int ndata)
-{
-  for (int i = 0; i < ndata; i++) {
-    if (l->per_rank)
-      free(l->per_rank[i]);
-    if (l->blobs)
-      free(l->blobs[i]);
-  }
-  free(l->per_rank);
-  free(l->blobs);
-  free(l->e);
-}
-
-static int64_t section_length(const morph__data *d, const int64_t *per_rank, int P)
-{
-  int64_t sz = (int64_t)d->elem_size, sum = 0;
-  switch (d->kind) {
-  case MORPH__DATA_REPLICATED:
-    return d->count * sz;
-  case MORPH__DATA_BLOCK:
-  case MORPH__DATA_BLOCK_CYCLIC:
-    return d->global * sz;
-  default:
-    for (int r = 0; r < P; r++)
-      sum += per_rank[r];
-    return (int64_t)P * 8 + sum * (d->kind == MORPH__DATA_VARCOUNT ? sz : 1);
-  }
-}
-
-static int gather_sizes(morph_ctx *ctx, layout *l, int i)
-{
-  morph__data *d = &ctx->data[i];
-  int64_t mine = 0;
-  if (d->kind == MORPH__DATA_VARCOUNT)
-    mine = *d->ucount;
-  else if (d->kind == MORPH__DATA_CALLBACKS) {
-    size_t n = 0;
-    int rc = d->cb.pack(d->cb.arg, &l->blobs[i], &n);
-    if (rc != MORPH_OK)
-      return rc;
-    mine = (int64_t)n;
-  } else
-    return MORPH_OK;
-  l->per_rank[i] = malloc((size_t)ctx->size * sizeof(int64_t));
-  if (!l->per_rank[i])
-    return MORPH_ENOMEM;
-  return MPI_Allgather(&mine, 1, MPI_INT64_T, l->per_rank[i], 1, MPI_INT64_T, ctx->comm) ==
-                 MPI_SUCCESS
-             ? MORPH_OK
-             : MORPH_EMPI;
-}
-
-static int build_layout(morph_ctx *ctx, layout *l)
-{
-  int n = ctx->ndata, rc = MORPH_OK;
-  l->e = calloc((size_t)n + 1, sizeof *l->e);
-  l->per_rank = calloc((size_t)n + 1, sizeof *l->per_rank);
-  l->blobs = calloc((size_t)n + 1, sizeof *l->blobs);
-  if (!l->e || !l->per_rank || !l->blobs)
-    return MORPH_ENOMEM;
-  int64_t off = (int64_t)sizeof(ckpt_head) + (int64_t)n * (int64_t)sizeof(ckpt_entry);
-  for (int i = 0; i < n && rc == MORPH_OK; i++) {
-    const morph__data *d = &ctx->data[i];
-    rc = gather_sizes(ctx, l, i);
-    ckpt_entry *e = &l->e[i];
-    memcpy(e->name, d->name, sizeof e->name);
-    e->kind = d->kind, e->elem_size = (int64_t)d->elem_size, e->global = d->global;
-    e->block = d->block, e->count = d->count, e->offset = off;
-    e->length = rc == MORPH_OK ? section_length(d, l->per_rank[i], ctx->size) : 0;
-    off += e->length;
-  }
-  l->end = off;
-  return rc;
-}
-
-static int64_t prefix(const int64_t *v, int r)
-{
-  int64_t s = 0;
-  for (int q = 0; q < r; q++)
-    s += v[q];
-  return s;
-}
-
-static int write_section(morph_ctx *ctx, ckpt_file *fh, const layout *l, int i)
-{
-  morph__data *d = &ctx->data[i];
-  const ckpt_entry *e = &l->e[i];
-  int64_t sz = e->elem_size, P = ctx->size, r = ctx->rank;
-  switch (d->kind) {
-  case MORPH__DATA_REPLICATED:
-    return r == 0 ? io_bytes(fh, e->offset, d->rbuf, e->length, 1) : MORPH_OK;
-  case MORPH__DATA_BLOCK: {
-    morph__dist dist = dist_of(d, d->global);
-    int64_t first = morph__dist_offset(&dist, ctx->rank, ctx->size);
-    return io_bytes(fh, e->offset + first * sz, *d->ubuf, d->local * sz, 1);
-  }
-  case MORPH__DATA_BLOCK_CYCLIC:
-    return io_cyclic(fh, e->offset, d, *d->ubuf, ctx->rank, ctx->size, 1);
-  default: {
-    const int64_t *v = l->per_rank[i];
-    int rc = r == 0 ? io_bytes(fh, e->offset, (void *)v, P * 8, 1) : MORPH_OK;
-    int64_t unit = d->kind == MORPH__DATA_VARCOUNT ? sz : 1;
-    void *src = d->kind == MORPH__DATA_VARCOUNT ? *d->ubuf : l->blobs[i];
-    return rc != MORPH_OK ? rc
-                          : io_bytes(fh, e->offset + P * 8 + prefix(v, (int)r) * unit, src,
-                                     v[r] * unit, 1);
-  }
-  }
-}
-
-static int write_checkpoint(morph_ctx *ctx, morph__window *w)
-{
-  layout l;
-  memset(&l, 0, sizeof l);
-  int rc = build_layout(ctx, &l);
-  ckpt_file f, *fh = &f;
-  if (rc == MORPH_OK)
-    rc = ckpt_open(ctx, w->checkpoint, 1, fh);
-  if (rc != MORPH_OK) {
-    layout_free(&l, ctx->ndata);
-    return rc;
-  }
-  ckpt_head h = {{0}, 1, w->iteration, w->seq, ctx->size, ctx->ndata};
-  memcpy(h.magic, MAGIC, 8);
-  if (ctx->rank == 0) {
-    rc = io_bytes(fh, 0, &h, sizeof h, 1);
-    if (rc == MORPH_OK)
-      rc = io_bytes(fh, sizeof h, l.e, (int64_t)ctx->ndata * (int64_t)sizeof *l.e, 1);
-  }
-  for (int i = 0; i < ctx->ndata && rc == MORPH_OK; i++)
-    rc = write_section(ctx, fh, &l, i);
-  if (ckpt_close(fh) != MORPH_OK && rc == MORPH_OK)
-    rc = MORPH_EIO;
-  w->bytes = ctx->rank == 0 ? l.end : 0; /* the file, once */
-  layout_free(&l, ctx->ndata);
-  return rc;
-}
+#include "runtime/checkpoint.h"
+#include "runtime/window.h"
 
 static int relaunch_prepare(morph_ctx *ctx, morph__window *w)
 {
@@ -292,7 +30,7 @@ static int relaunch_prepare(morph_ctx *ctx, morph__window *w)
 
 static int relaunch_move(morph_ctx *ctx, morph__window *w)
 {
-  int rc = write_checkpoint(ctx, w);
+  int rc = morph__ckpt_write(ctx, w);
   if (rc != MORPH_OK)
     snprintf(w->why, sizeof w->why, "writing the checkpoint %.200s failed", w->checkpoint);
   return rc;
@@ -316,143 +54,23 @@ const morph__mech_ops morph__mech_relaunch = {
   "relaunch", relaunch_prepare, relaunch_move, relaunch_commit, relaunch_rollback,
 };
 
-/* Reads the head and entries (every process; the file is small there). */
-static int read_head(morph_ctx *ctx, ckpt_file *fh, ckpt_head *h, ckpt_entry **entries)
-{
-  if (io_bytes(fh, 0, h, sizeof *h, 0) != MORPH_OK || memcmp(h->magic, MAGIC, 8) != 0 ||
-      h->version != 1 || h->ndata < 0 || h->ndata > 100000)
-    return morph__fail(ctx, MORPH_EIO, "%s is not a morph checkpoint", ctx->restart_path);
-  *entries = calloc((size_t)h->ndata + 1, sizeof **entries);
-  if (!*entries)
-    return MORPH_ENOMEM;
-  if (io_bytes(fh, sizeof *h, *entries, h->ndata * (int64_t)sizeof **entries, 0) != MORPH_OK)
-    return morph__fail(ctx, MORPH_EIO, "cannot read the entries of %s", ctx->restart_path);
-  return MORPH_OK;
-}
-
 int morph__relaunch_open(morph_ctx *ctx, const char *checkpoint)
 {
   snprintf(ctx->restart_path, sizeof ctx->restart_path, "%s", checkpoint);
-  ckpt_file f, *fh = &f;
-  if (ckpt_open(ctx, checkpoint, 0, fh) != MORPH_OK)
-    return morph__fail(ctx, MORPH_EIO, "cannot open the checkpoint %s", checkpoint);
-  ckpt_head h;
-  ckpt_entry *e = NULL;
-  int rc = read_head(ctx, fh, &h, &e);
-  ckpt_close(fh);
-  free(e);
+  morph__ckpt_info info;
+  int rc = morph__ckpt_peek(ctx, checkpoint, &info);
   if (rc != MORPH_OK)
     return rc;
-  ctx->iteration = h.iteration;
-  ctx->reconf_seq = (int)h.seq;
+  ctx->iteration = info.iteration;
+  ctx->reconf_seq = (int)info.seq;
   ctx->status = MORPH_JOINING;
   ctx->restore_pending = 1;
   return MORPH_OK;
 }
 
-static int entry_matches(const morph__data *d, const ckpt_entry *e)
-{
-  return !strncmp(d->name, e->name, sizeof e->name) && e->kind == d->kind &&
-         e->elem_size == (int64_t)d->elem_size &&
-         (d->kind == MORPH__DATA_VARCOUNT || d->kind == MORPH__DATA_CALLBACKS ||
-          (e->global == d->global && e->block == d->block && e->count == d->count));
-}
-
-static int read_table(ckpt_file *fh, const ckpt_entry *e, int64_t old_size, int64_t **out)
-{
-  *out = malloc((size_t)old_size * sizeof **out);
-  return *out ? io_bytes(fh, e->offset, *out, old_size * 8, 0) : MORPH_ENOMEM;
-}
-
-static int restore_varcount(morph_ctx *ctx, ckpt_file *fh, morph__data *d, const ckpt_entry *e,
-                            int64_t old_size)
-{
-  int64_t *counts;
-  int rc = read_table(fh, e, old_size, &counts);
-  int64_t total = rc == MORPH_OK ? prefix(counts, (int)old_size) : 0;
-  free(counts);
-  if (rc != MORPH_OK)
-    return rc;
-  morph__dist dist = {MORPH__DIST_BLOCK, total, 1};
-  int64_t n = morph__dist_count(&dist, ctx->rank, ctx->size);
-  int64_t first = morph__dist_offset(&dist, ctx->rank, ctx->size), sz = e->elem_size;
-  void *buf = malloc((size_t)(n + 1) * (size_t)sz);
-  if (!buf)
-    return MORPH_ENOMEM;
-  free(*d->ubuf);
-  *d->ubuf = buf;
-  *d->ucount = n;
-  return io_bytes(fh, e->offset + old_size * 8 + first * sz, buf, n * sz, 0);
-}
-
-static int restore_callbacks(morph_ctx *ctx, ckpt_file *fh, morph__data *d, const ckpt_entry *e,
-                             int64_t old_size)
-{
-  int64_t *lens;
-  int rc = read_table(fh, e, old_size, &lens);
-  int nb = 0, cap = (int)(old_size / ctx->size) + 1;
-  void **blobs = calloc((size_t)cap, sizeof *blobs);
-  size_t *blen = calloc((size_t)cap, sizeof *blen);
-  if (!blobs || !blen)
-    rc = MORPH_ENOMEM;
-  for (int64_t q = ctx->rank; rc == MORPH_OK && q < old_size; q += ctx->size, nb++) {
-    blobs[nb] = malloc((size_t)lens[q] + 1);
-    blen[nb] = (size_t)lens[q];
-    rc = blobs[nb] ? io_bytes(fh, e->offset + old_size * 8 + prefix(lens, (int)q), blobs[nb],
-                              lens[q], 0)
-                   : MORPH_ENOMEM;
-  }
-  if (rc == MORPH_OK)
-    rc = d->cb.unpack(d->cb.arg, nb, blobs, blen);
-  for (int k = 0; k < nb; k++)
-    free(blobs[k]);
-  free(blobs);
-  free(blen);
-  free(lens);
-  return rc;
-}
-
-static int restore_one(morph_ctx *ctx, ckpt_file *fh, morph__data *d, const ckpt_entry *e,
-                       int64_t old_size)
-{
-  int64_t sz = e->elem_size;
-  switch (d->kind) {
-  case MORPH__DATA_REPLICATED:
-    return io_bytes(fh, e->offset, d->rbuf, e->length, 0);
-  case MORPH__DATA_BLOCK: {
-    morph__dist dist = dist_of(d, d->global);
-    int64_t first = morph__dist_offset(&dist, ctx->rank, ctx->size);
-    return io_bytes(fh, e->offset + first * sz, *d->ubuf, d->local * sz, 0);
-  }
-  case MORPH__DATA_BLOCK_CYCLIC:
-    return io_cyclic(fh, e->offset, d, *d->ubuf, ctx->rank, ctx->size, 0);
-  case MORPH__DATA_VARCOUNT:
-    return restore_varcount(ctx, fh, d, e, old_size);
-  default:
-    return restore_callbacks(ctx, fh, d, e, old_size);
-  }
-}
-
-static int restore_all(morph_ctx *ctx, ckpt_file *fh, const ckpt_head *h, const ckpt_entry *e)
-{
-  if (h->ndata != ctx->ndata)
-    return morph__fail(ctx, MORPH_EMISMATCH, "the checkpoint holds %lld registrations, the "
-                       "program registered %d", (long long)h->ndata, ctx->ndata);
-  for (int i = 0; i < ctx->ndata; i++) {
-    if (!entry_matches(&ctx->data[i], &e[i]))
-      return morph__fail(ctx, MORPH_EMISMATCH, "registration %d ('%s') differs from the "
-                         "checkpoint's ('%.64s')", i, ctx->data[i].name, e[i].name);
-    int rc = restore_one(ctx, fh, &ctx->data[i], &e[i], h->old_size);
-    if (rc != MORPH_OK)
-      return morph__fail(ctx, rc, "restoring '%s' from %s failed", ctx->data[i].name,
-                         ctx->restart_path);
-  }
-  return MORPH_OK;
-}
-
 /* The relaunched job's view of the reconfiguration that restarted it; the
  * phases before the restart were reported by the job that ended. */
-static void report_restart(morph_ctx *ctx, const ckpt_head *h, double t_restore)
+static void report_restart(morph_ctx *ctx, const morph__ckpt_info *h, double t_restore)
 {
   morph_reconf_report *r = &ctx->report;
   memset(r, 0, sizeof *r);
@@ -470,16 +88,8 @@ int morph__relaunch_restore(morph_ctx *ctx)
 {
   double t0 = morph__now();
   ctx->restore_pending = 0;
-  ckpt_file f, *fh = &f;
-  if (ckpt_open(ctx, ctx->restart_path, 0, fh) != MORPH_OK)
-    return morph__fail(ctx, MORPH_EIO, "cannot open the checkpoint %s", ctx->restart_path);
-  ckpt_head h;
-  ckpt_entry *e = NULL;
-  int rc = read_head(ctx, fh, &h, &e);
-  if (rc == MORPH_OK)
-    rc = restore_all(ctx, fh, &h, e);
-  ckpt_close(fh);
-  free(e);
+  morph__ckpt_info h;
+  int rc = morph__ckpt_restore(ctx, ctx->restart_path, &h);
   MPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MIN, ctx->comm);
   /* The checkpoint is gone only once everyone has read it. */
   if (rc == MORPH_OK && ctx->rank == 0)

@@ -4,7 +4,6 @@
 
 #include "common/clock.h"
 #include "morph/error.h"
-#include "runtime/ctx.h"
 
 int morph__wait_all(int n, MPI_Request *reqs, double deadline)
 {

@@ -8,9 +8,17 @@
 
 #include <mpi.h>
 
+#include "runtime/ctx.h"
+
 /* Waits for all n requests until `deadline` (morph__now() time; 0: none).
  * MORPH_OK, MORPH_ETIMEDOUT (requests abandoned, still active) or
  * MORPH_EMPI (a request completed with an error). */
 int morph__wait_all(int n, MPI_Request *reqs, double deadline);
+
+/* Agreement over comm: returns MORPH_OK on every process if every process
+ * passed MORPH_OK, otherwise the smallest (most negative) code. Time-limited
+ * by deadline: MORPH_ETIMEDOUT if the others do not answer. Its buffers are
+ * in ctx, because a timed-out reduction stays active (wait.c). */
+int morph__agree(morph_ctx *ctx, MPI_Comm comm, int rc, double deadline);
 
 #endif

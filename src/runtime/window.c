@@ -18,8 +18,8 @@
 
 #include "common/clock.h"
 #include "common/log.h"
-#include "runtime/ctx.h"
 #include "runtime/wait.h"
+#include "runtime/window.h"
 
 #define TAG_VOTE 7310
 #define TAG_VERDICT 7311

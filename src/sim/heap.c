@@ -53,3 +53,9 @@ void morph__heap_free(morph__heap *h)
   h->v = NULL;
   h->n = h->cap = 0;
 }
+
+int morph__sim_push(morph_sim *sim, double t, int type, int job)
+{
+  uint32_t gen = job >= 0 ? sim->jobs[job].gen : 0;
+  return morph__heap_push(&sim->heap, (morph__ev){t, sim->seq++, type, job, gen});
+}

@@ -48,6 +48,7 @@ struct morph_sim {
   morph_sim_config cfg;
   char policy_name[64];
   morph_policy *pol;
+  morph_place *place;
   char errmsg[512];
   /* One run. */
   const morph_workload *wl;
@@ -73,20 +74,35 @@ struct morph_sim {
   morph_sim_stats st;
 };
 
+/* The simulator's files call downwards only, in this order: sim.c (object,
+ * loop) -> decide.c (a decision and its actions) -> events.c (job events)
+ * -> snapshot.c (the policy's view) -> job.c (progress, cost) -> heap.c
+ * (event queue); fail.c (the message) is used by all. */
+
+/* fail.c: sets the message of the last failure and returns err. */
 int morph__sim_fail(morph_sim *sim, int err, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* Events (events.c). */
+/* heap.c: queues an event of `type` for `job` (-1: none) at time t. */
 int morph__sim_push(morph_sim *sim, double t, int type, int job);
+
+/* job.c */
 void morph__sim_advance(morph_sim *sim, morph__sjob *j);
 int morph__sim_schedule_end(morph_sim *sim, int job);
+int morph__seg_push(morph__sjob *j, double t, int size);
+
+/* snapshot.c: the queue's entries follow submissions and starts; the rest
+ * of the snapshot is rebuilt for every decision. */
+void morph__sim_pending_add(morph_sim *sim, int job);
+void morph__sim_pending_remove(morph_sim *sim, int job);
+void morph__sim_snapshot(morph_sim *sim, morph_policy_snapshot *s);
+
+/* events.c */
 int morph__sim_start(morph_sim *sim, int job);
 void morph__sim_release(morph_sim *sim, int node);
 int morph__sim_handle(morph_sim *sim, const morph__ev *ev);
-int morph__seg_push(morph__sjob *j, double t, int size);
 
-/* Decisions (decide.c). */
-void morph__sim_pending_add(morph_sim *sim, int job);
+/* decide.c */
 int morph__sim_decide(morph_sim *sim);
 
 #endif

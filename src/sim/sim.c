@@ -1,6 +1,5 @@
 /* The simulator object and its event loop. */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +12,7 @@ void morph_sim_config_init(morph_sim_config *cfg)
   memset(cfg, 0, sizeof *cfg);
   cfg->nodes = 128;
   cfg->policy = "dmr+fcfs";
+  cfg->placement = "firstfit";
   morph_policy_params_default(&cfg->params);
   cfg->params.sizes = MORPH_POLICY_SIZES_FACTOR;
   cfg->interval = 10.0;
@@ -23,36 +23,14 @@ void morph_sim_config_init(morph_sim_config *cfg)
   cfg->queue_depth = 500;
 }
 
-int morph__sim_fail(morph_sim *sim, int err, const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(sim->errmsg, sizeof sim->errmsg, fmt, ap);
-  va_end(ap);
-  return err;
-}
-
-const char *morph_sim_errmsg(const morph_sim *sim)
-{
-  return sim ? sim->errmsg : "no simulator";
-}
-
-double morph_sim_reconf_cost(const morph_sim_config *cfg, const morph_model *m, int from, int to)
-{
-  int lo = from < to ? from : to, hi = from < to ? to : from;
-  if (lo < 1 || lo == hi)
-    return 0;
-  double moved = m->data_bytes * (1.0 - (double)lo / hi);
-  return (to > from ? cfg->expand_cost : cfg->shrink_cost) + moved / (cfg->bandwidth * lo);
-}
-
 int morph_sim_config_check(const morph_sim_config *c, char *buf, size_t len)
 {
   if (c->nodes < 1 || !(c->interval > 0) || c->expand_cost < 0 || c->shrink_cost < 0 ||
       !(c->bandwidth > 0) || c->queue_depth < 0)
     return snprintf(buf, len, "simulator: need nodes >= 1, interval > 0, costs >= 0, "
                               "bandwidth > 0, queue depth >= 0"), MORPH_EINVAL;
-  return morph_policy_create_error(c->policy, &c->params, buf, len);
+  int rc = morph_policy_create_error(c->policy, &c->params, buf, len);
+  return rc ? rc : morph_place_create_error(c->placement, NULL, 0, buf, len);
 }
 
 int morph_sim_create(const morph_sim_config *cfg, morph_sim **out)
@@ -72,10 +50,14 @@ int morph_sim_create(const morph_sim_config *cfg, morph_sim **out)
   snprintf(sim->policy_name, sizeof sim->policy_name, "%s", cfg->policy ? cfg->policy : "");
   sim->cfg.policy = sim->policy_name;
   rc = morph_policy_create(sim->policy_name, &cfg->params, &sim->pol);
+  if (rc == MORPH_OK)
+    rc = morph_place_create(cfg->placement, NULL, 0, &sim->place);
   if (rc) {
+    morph_policy_destroy(sim->pol);
     free(sim);
     return rc;
   }
+  sim->cfg.placement = morph_place_name(sim->place);
   morph_policy_actions_init(&sim->acts);
   *out = sim;
   return MORPH_OK;
@@ -112,6 +94,7 @@ void morph_sim_destroy(morph_sim *sim)
   free_run(sim);
   morph_policy_actions_free(&sim->acts);
   morph_policy_destroy(sim->pol);
+  morph_place_destroy(sim->place);
   free(sim);
 }
 

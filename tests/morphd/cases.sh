@@ -128,6 +128,21 @@ case_unknown_job_id_and_unreachable_daemon() {
   echo "PASS: $out / $out2"
 }
 
+# The backend is chosen with --backend: one not built yet, or an unknown
+# name, is a clear error before anything starts.
+case_daemon_backend_choice_errors() {
+  set +e
+  out=$("$MORPH" daemon -d "$D" --backend slurm 2>&1); rc=$?
+  out2=$("$MORPH" daemon -d "$D" --backend pbs 2>&1); rc2=$?
+  set -e
+  [ $rc = 1 ] && echo "$out" | grep -q "the slurm backend is not built yet" || fail "slurm: $rc $out"
+  [ $rc2 = 1 ] && [ "$out2" = "morph daemon: unknown backend 'pbs' (embedded, slurm)" ] || fail "pbs: $rc2 $out2"
+  [ ! -e "$D/morphd.sock" ] && [ ! -e "$D/journal.db" ] || fail "left a socket or a journal behind"
+  start_daemon --slots 2 --backend embedded
+  "$MORPH" status -d "$D" | grep -q "embedded backend" || fail "status does not name the backend"
+  echo "PASS: $out / $out2"
+}
+
 # A job that crashes is recorded as failed, its slots return, the next runs.
 case_job_crash_frees_slots() {
   start_daemon --slots 2 --interval 0.5

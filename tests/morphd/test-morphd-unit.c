@@ -1,6 +1,7 @@
 /*
- * Unit tests of morphd's pool, allocations, journal and journal -> report,
- * without a daemon. Each cmocka_unit_test is its own ctest test.
+ * Unit tests of morphd's pool, allocations, embedded backend, journal and
+ * journal -> report, without a daemon. Each cmocka_unit_test is its own
+ * ctest test.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,7 +13,10 @@
 
 #include <cmocka.h>
 
+#include <sqlite3.h>
+
 #include "morph/error.h"
+#include "rms/backend.h"
 #include "rms/history.h"
 #include "rms/journal.h"
 #include "rms/pool.h"
@@ -106,6 +110,130 @@ static void alloc_sub_keeps_first_piece_and_refuses_foreign(void **state)
   assert_int_equal(morph__alloc_parse(&b, "1:x"), MORPH_EPARSE);
   morph__alloc_free(&a);
   morph__alloc_free(&b);
+}
+
+static morph__backend *open_embedded(int slots)
+{
+  morph__backend_conf conf = {.socket = "/tmp/none.sock", .outdir = "/tmp", .slots = slots};
+  morph__backend *b;
+  char err[256];
+  assert_int_equal(morph__backend_open("embedded", &conf, &b, err, sizeof err), MORPH_OK);
+  return b;
+}
+
+static int used(morph__backend *b)
+{
+  morph__backend_view v;
+  assert_int_equal(morph__backend_read(b, &v), MORPH_OK);
+  return v.nodes[0].used;
+}
+
+/* A grow books at once and is granted by the next event; a release gives
+ * the pieces back only when its event is reported; drop frees what is left
+ * and forgets what was still queued. */
+static void embedded_grow_release_report_in_order(void **state)
+{
+  (void)state;
+  morph__backend *b = open_embedded(6);
+  morph__job job;
+  morph__job_init(&job);
+  job.id = 3;
+  morph__alloc two, one;
+  alloc_of(&two, "0:2");
+  alloc_of(&one, "0:1");
+  morph__backend_event ev;
+  assert_int_equal(morph__backend_hold(b, &job, &two), MORPH_OK);
+  assert_int_equal(morph__backend_grow(b, &job, 41, &two), MORPH_OK);
+  assert_int_equal(used(b), 4);
+  assert_int_equal(morph__backend_grow(b, &job, 42, &two), MORPH_OK);
+  assert_int_equal(morph__backend_grow(b, &job, 43, &one), MORPH_EBUSY); /* 6 of 6 */
+  assert_int_equal(morph__backend_release(b, &job, 44, &two), MORPH_OK);
+  assert_int_equal(used(b), 6); /* not before its event */
+  assert_int_equal(morph__backend_next(b, &ev), 1);
+  assert_int_equal(ev.kind, MORPH__BE_GROWN);
+  assert_int_equal(ev.req, 41);
+  assert_int_equal(ev.outcome, MORPH_OK);
+  assert_string_equal(ev.hosts, ""); /* this machine: morph run's default */
+  assert_int_equal(morph__backend_next(b, &ev), 1);
+  assert_int_equal(ev.req, 42);
+  assert_int_equal(morph__backend_next(b, &ev), 1);
+  assert_int_equal(ev.kind, MORPH__BE_RELEASED);
+  assert_int_equal(ev.req, 44);
+  assert_int_equal(ev.outcome, MORPH_OK);
+  assert_int_equal(used(b), 4);
+  assert_int_equal(morph__backend_release(b, &job, 45, &one), MORPH_OK);
+  morph__backend_drop(b, &job);
+  assert_int_equal(used(b), 0);
+  assert_int_equal(morph__backend_next(b, &ev), 0); /* 45 forgotten */
+  assert_int_equal(morph__backend_release(b, &job, 46, &one), MORPH_EINVAL);
+  assert_int_equal(morph__backend_stop(b, &job), MORPH_ESTATE); /* no process */
+  morph__alloc_free(&two);
+  morph__alloc_free(&one);
+  morph__backend_close(b);
+}
+
+/* With a hostfile, a grant names the joiners' hosts, one per slot, for
+ * the RESIZE. */
+static void embedded_hostfile_grant_names_joiner_hosts(void **state)
+{
+  (void)state;
+  char dir[64], path[128], err[256];
+  temp_dir(dir, sizeof dir);
+  snprintf(path, sizeof path, "%s/hosts", dir);
+  FILE *f = fopen(path, "w");
+  fputs("a slots=2\nb slots=2\n", f);
+  fclose(f);
+  morph__backend_conf conf = {.socket = "/tmp/none.sock", .outdir = dir, .hostfile = path};
+  morph__backend *b;
+  assert_int_equal(morph__backend_open("embedded", &conf, &b, err, sizeof err), MORPH_OK);
+  morph__job job;
+  morph__job_init(&job);
+  job.id = 2;
+  morph__alloc more;
+  alloc_of(&more, "0:1,1:2");
+  assert_int_equal(morph__backend_grow(b, &job, 7, &more), MORPH_OK);
+  morph__backend_event ev;
+  assert_int_equal(morph__backend_next(b, &ev), 1);
+  assert_string_equal(ev.hosts, "a,b,b");
+  morph__backend_drop(b, &job);
+  morph__alloc_free(&more);
+  morph__backend_close(b);
+}
+
+/* After a restart, a job that holds more than the pool has is refused
+ * with a reason, and nothing of it is booked. */
+static void embedded_adopt_refuses_slots_it_lacks(void **state)
+{
+  (void)state;
+  morph__backend *b = open_embedded(4);
+  morph__job job;
+  morph__job_init(&job);
+  job.id = 9;
+  job.state = MORPH__J_RUNNING;
+  morph__alloc_parse(&job.alloc, "0:3");
+  morph__alloc_parse(&job.extra, "0:2");
+  char err[256] = "";
+  assert_int_equal(morph__backend_adopt(b, &job, err, sizeof err), MORPH_EINVAL);
+  assert_non_null(strstr(err, "job 9 holds slots this pool does not have"));
+  assert_int_equal(used(b), 0);
+  morph__alloc_clear(&job.extra);
+  assert_int_equal(morph__backend_adopt(b, &job, err, sizeof err), MORPH_OK);
+  assert_int_equal(used(b), 3);
+  morph__job_clear(&job);
+  morph__backend_close(b);
+}
+
+static void backend_unknown_and_unbuilt_names_say_so(void **state)
+{
+  (void)state;
+  morph__backend_conf conf = {.slots = 1};
+  morph__backend *b = (morph__backend *)&conf;
+  char err[256];
+  assert_int_equal(morph__backend_open("pbs", &conf, &b, err, sizeof err), MORPH_EINVAL);
+  assert_null(b);
+  assert_string_equal(err, "unknown backend 'pbs' (embedded, slurm)");
+  assert_int_equal(morph__backend_open("slurm", &conf, &b, err, sizeof err), MORPH_ENOSYS);
+  assert_non_null(strstr(err, "not built yet"));
 }
 
 static morph__job *sample_job(int64_t id)
@@ -210,6 +338,46 @@ static void history_report_agrees_with_journal(void **state)
   morph__journal_close(j);
 }
 
+/* A journal written before the backend seam (version 1: no rz_phase) is
+ * migrated when morphd opens it, and its expansion in flight reads back as
+ * sent, with its new pieces as the plan. */
+static void journal_version1_migrates(void **state)
+{
+  (void)state;
+  char dir[64], path[128], err[256];
+  temp_dir(dir, sizeof dir);
+  snprintf(path, sizeof path, "%s/journal.db", dir);
+  sqlite3 *db;
+  assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+  assert_int_equal(sqlite3_exec(db,
+    "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);"
+    "INSERT INTO meta VALUES('version', '1');"
+    "CREATE TABLE jobs(id INTEGER PRIMARY KEY, name TEXT, kind TEXT, req_min INT, req_max INT,"
+    " min INT, max INT, pref INT, argv TEXT, cwd TEXT, out TEXT, err TEXT, submit REAL,"
+    " start REAL, end REAL, state TEXT, exit_status INT, pid INT, size INT, alloc TEXT,"
+    " extra TEXT, plan TEXT, failed_resizes INT, resizes INT, rz_id INT, rz_op TEXT, rz_to INT,"
+    " last_change REAL, cancel INT, iter_time REAL, mpi_time REAL, note TEXT);"
+    "INSERT INTO jobs VALUES(4, 'j', 'malleable', 2, 2, 1, 4, 2, '[\"/bin/app\"]', '/', 'o',"
+    " 'e', 1, 2, 0, 'running', -1, 77, 2, '0:2', '0:2', '', 0, 0, 5, 'expand', 4, 2, 0, 0, 0,"
+    " '');", NULL, NULL, NULL), SQLITE_OK);
+  sqlite3_close(db);
+  morph__journal *j;
+  assert_int_equal(morph__journal_open(path, 0, &j, err, sizeof err), MORPH_OK);
+  char version[16];
+  morph__journal_meta_get(j, "version", version, sizeof version);
+  assert_string_equal(version, "2");
+  morph__job out;
+  morph__job_init(&out);
+  assert_int_equal(morph__journal_jobs_load(j, collect, &out), MORPH_OK);
+  assert_int_equal(out.id, 4);
+  assert_int_equal(out.rz_phase, MORPH__P_SENT);
+  char plan[64];
+  morph__alloc_format(&out.plan, plan, sizeof plan);
+  assert_string_equal(plan, "0:2");
+  morph__job_clear(&out);
+  morph__journal_close(j);
+}
+
 int main(int argc, char **argv)
 {
   const struct CMUnitTest tests[] = {
@@ -219,6 +387,11 @@ int main(int argc, char **argv)
     cmocka_unit_test(alloc_sub_keeps_first_piece_and_refuses_foreign),
     cmocka_unit_test(journal_job_survives_reopen),
     cmocka_unit_test(history_report_agrees_with_journal),
+    cmocka_unit_test(journal_version1_migrates),
+    cmocka_unit_test(embedded_grow_release_report_in_order),
+    cmocka_unit_test(embedded_hostfile_grant_names_joiner_hosts),
+    cmocka_unit_test(embedded_adopt_refuses_slots_it_lacks),
+    cmocka_unit_test(backend_unknown_and_unbuilt_names_say_so),
   };
   if (argc > 1)
     cmocka_set_test_filter(argv[1]);

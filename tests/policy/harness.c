@@ -191,6 +191,17 @@ static void set_params(morph_policy_params *p, const char *text)
   free(copy);
 }
 
+void test_place(const morph_policy_snapshot *snap, morph_policy_actions *a)
+{
+  morph_place *place;
+  assert_int_equal(a->nallocs, 0); /* the policy counts; placement chooses */
+  assert_int_equal(morph_place_create("firstfit", NULL, 0, &place), MORPH_OK);
+  int rc = morph_place_actions(place, snap, a);
+  if (rc != MORPH_OK)
+    fail_msg("place: %s: %s", morph_strerror(rc), morph_place_errmsg(place));
+  morph_place_destroy(place);
+}
+
 /* The actions must pass the independent check and apply to a clone. */
 static void check_feasible(const test_snap *t, const morph_policy_actions *a)
 {
@@ -221,6 +232,7 @@ void test_run_case(const policy_case *c)
   int rc = morph_policy_decide(p, &t->s, &a);
   if (rc != MORPH_OK)
     fail_msg("decide: %s: %s", morph_strerror(rc), morph_policy_errmsg(p));
+  test_place(&t->s, &a);
   check_feasible(t, &a);
   test_actions_format(&a, strchr(c->expect, '@') != NULL, t->s.unit == MORPH_POLICY_UNIT_SLOT, got,
                       sizeof(got));
@@ -236,15 +248,17 @@ static void run_one(void **state)
   test_run_case((const policy_case *)*state);
 }
 
-int test_run_table(const char *group, const policy_case *cases, int n, int argc, char **argv)
+int test_run_named(const char *group, const void *cases, size_t elem, int n,
+                   void (*fn)(void **state), int argc, char **argv)
 {
   struct CMUnitTest *tests = calloc((size_t)n, sizeof(*tests));
   int k = 0;
   for (int i = 0; i < n; i++) {
-    if (argc > 1 && strcmp(argv[1], cases[i].name) != 0)
+    const void *c = (const char *)cases + (size_t)i * elem;
+    const char *name = *(const char *const *)c;
+    if (argc > 1 && strcmp(argv[1], name) != 0)
       continue;
-    tests[k++] = (struct CMUnitTest){.name = cases[i].name, .test_func = run_one,
-                                     .initial_state = (void *)&cases[i]};
+    tests[k++] = (struct CMUnitTest){.name = name, .test_func = fn, .initial_state = (void *)c};
   }
   if (k == 0) {
     fprintf(stderr, "no case named '%s' in %s\n", argc > 1 ? argv[1] : "", group);
@@ -254,4 +268,9 @@ int test_run_table(const char *group, const policy_case *cases, int n, int argc,
   int rc = _cmocka_run_group_tests(group, tests, (size_t)k, NULL, NULL);
   free(tests);
   return rc;
+}
+
+int test_run_table(const char *group, const policy_case *cases, int n, int argc, char **argv)
+{
+  return test_run_named(group, cases, sizeof(*cases), n, run_one, argc, argv);
 }

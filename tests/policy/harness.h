@@ -14,7 +14,8 @@
  * resize in progress goes), failed, mtct=AVG/TREND, submit. `@ 0,1` books whole nodes 0 and 1; `@ 0:2,1:1` books slots. A
  * running job's request defaults to its size.
  *
- * Actions are compared as text: "start J N", "start J N dep=K",
+ * The policy decides, then firstfit places (test_place()); actions are
+ * compared as text: "start J N", "start J N dep=K",
  * "expand J A->B", "shrink J A->B", joined by "; " ("" for none). If the
  * expectation contains '@', each action is followed by its pieces:
  * " @NODE,NODE" (node units) or " @NODE:SLOTS,..." (slot units).
@@ -24,6 +25,7 @@
 
 #include <stddef.h>
 
+#include <morph/place.h>
 #include <morph/policy.h>
 
 typedef struct policy_case {
@@ -50,10 +52,22 @@ void test_snap_parse(test_snap *t, const char *desc);
 void test_actions_format(const morph_policy_actions *a, int pieces, int slots, char *buf,
                          size_t size);
 
-/* Creates the case's policy, decides, checks that the actions are feasible
+/* Places decided actions with firstfit (the placement stage callers run
+ * after the policy); fails the test if placement fails. */
+void test_place(const morph_policy_snapshot *snap, morph_policy_actions *a);
+
+/* Creates the case's policy, decides, places (firstfit), checks that the
+ * actions are feasible
  * (morph_policy_actions_check and morph_policy_snapshot_apply) and that
  * their text equals the expectation. */
 void test_run_case(const policy_case *c);
+
+/* Runs every case of an array of n structs of `elem` bytes whose first
+ * field is the case name (const char *) as a cmocka test calling fn with
+ * the case as its state, or only the one named by argv[1]. Returns the
+ * cmocka status. */
+int test_run_named(const char *group, const void *cases, size_t elem, int n,
+                   void (*fn)(void **state), int argc, char **argv);
 
 /* Runs every case of the table as a cmocka test, or only the one named by
  * argv[1]. Returns the cmocka status. */

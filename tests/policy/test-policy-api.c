@@ -135,9 +135,13 @@ static void expect_invalid(const char *desc, void (*edit)(test_snap *), const ch
     fail_msg("message \"%s\" lacks \"%s\"", morph_policy_errmsg(p), word);
   char msg[256];
   assert_int_equal(morph_policy_actions_check(&t->s, &a, msg, sizeof(msg)), MORPH_EINVAL);
+  assert_int_equal(morph_policy_snapshot_check(&t->s, msg, sizeof(msg)), MORPH_EINVAL);
+  if (!strstr(msg, word))
+    fail_msg("snapshot check: message \"%s\" lacks \"%s\"", msg, word);
   test_snap_parse(t, "nodes 2 1; pend 1 rigid 1");
   assert_int_equal(morph_policy_decide(p, &t->s, &a), MORPH_OK);
   assert_int_equal(a.n, 1);
+  assert_int_equal(morph_policy_snapshot_check(&t->s, NULL, 0), MORPH_OK);
   morph_policy_actions_free(&a);
   morph_policy_destroy(p);
   free(t);
@@ -190,6 +194,7 @@ static void decide_null_arguments(void **state)
   morph_policy_actions_free(&a);
   assert_string_equal(morph_policy_name(NULL), "");
   assert_string_equal(morph_policy_errmsg(NULL), "");
+  assert_int_equal(morph_policy_snapshot_check(NULL, NULL, 0), MORPH_EINVAL);
 }
 
 int main(int argc, char **argv)

@@ -22,7 +22,8 @@ static void add(morph_policy_actions *a, morph_policy_op op, int64_t job, int id
 {
   a->v = realloc(a->v, sizeof(*a->v) * (size_t)(a->n + 1));
   a->allocs = realloc(a->allocs, sizeof(*a->allocs) * (size_t)(a->nallocs + 8));
-  a->v[a->n] = (morph_policy_action){op, job, idx, from, to, a->nallocs, 0, dep};
+  a->v[a->n] = (morph_policy_action){.op = op, .job = job, .job_index = idx, .from = from,
+                                     .to = to, .alloc_first = a->nallocs, .depends = dep};
   for (const char *p = pieces; p && *p;) {
     int node, slots, used;
     assert_int_equal(sscanf(p, "%d:%d%n", &node, &slots, &used), 2);
@@ -124,6 +125,34 @@ static void from_not_size(morph_policy_actions *a)
   add(a, MORPH_POLICY_EXPAND, 1, 0, 1, 2, -1, "3:1");
 }
 
+static void released_reused_without_depends(morph_policy_actions *a)
+{
+  add(a, MORPH_POLICY_SHRINK, 1, 0, 2, 1, -1, "1:1");
+  add(a, MORPH_POLICY_START, 3, 0, 0, 1, -1, "1:1");
+}
+static void shrink_serves_two_starts(morph_policy_actions *a)
+{
+  add(a, MORPH_POLICY_SHRINK, 1, 0, 2, 1, -1, "1:1");
+  add(a, MORPH_POLICY_START, 3, 0, 0, 1, 0, "3:1");
+  add(a, MORPH_POLICY_START, 4, 1, 0, 1, 0, "1:1");
+}
+static void released_left_over_reused(morph_policy_actions *a)
+{
+  add(a, MORPH_POLICY_SHRINK, 1, 0, 3, 1, -1, "2:1,1:1");
+  add(a, MORPH_POLICY_START, 3, 0, 0, 1, 0, "2:1");
+  add(a, MORPH_POLICY_START, 4, 1, 0, 1, -1, "1:1");
+}
+static void release_up_on_draining_node(morph_policy_actions *a)
+{
+  add(a, MORPH_POLICY_SHRINK, 1, 0, 2, 1, -1, "1:1");
+  a->v[0].release = MORPH_POLICY_RELEASE_UP;
+}
+static void unknown_release_rule(morph_policy_actions *a)
+{
+  add(a, MORPH_POLICY_SHRINK, 1, 0, 2, 1, -1, "1:1");
+  a->v[0].release = (morph_policy_release)7;
+}
+
 static void check_rejects_infeasible(void **state)
 {
   (void)state;
@@ -145,6 +174,13 @@ static void check_rejects_infeasible(void **state)
   expect_rejected(wrong_job_id, "mismatch");
   expect_rejected(migrate_unsupported, "not supported");
   expect_rejected(from_not_size, "size");
+  expect_rejected(released_reused_without_depends, "whole free node");
+  expect_rejected(shrink_serves_two_starts, "already serves");
+  expect_rejected_on("nodes 4 1; run 1 malleable 3 1 1 3 @ 0,1,2; pend 3 rigid 1; pend 4 rigid 1",
+                     released_left_over_reused, "whole free node");
+  expect_rejected_on("nodes 4 1; drain 1; run 1 malleable 2 1 1 3 @ 0,1", release_up_on_draining_node,
+                     "not up");
+  expect_rejected(unknown_release_rule, "release rule");
 }
 
 static void check_accepts_released_then_reused(void **state)

@@ -1,6 +1,7 @@
-/* Property tests: on random snapshots, every policy's actions pass the
- * independent check (nothing double-booked, limits kept) and can be applied,
- * round after round, with jobs ending in between. */
+/* Property tests: on random snapshots, every policy's counted actions can
+ * be placed (firstfit), pass the independent check (nothing double-booked,
+ * limits kept) and can be applied, round after round, with jobs ending in
+ * between. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -48,6 +49,7 @@ static void play(const char *name, const policy_gen_spec *spec, int rounds)
     int rc = morph_policy_decide(p, s, &a);
     if (rc)
       fail_msg("%s seed %u: decide: %s", name, spec->seed, morph_policy_errmsg(p));
+    test_place(s, &a);
     if (morph_policy_snapshot_apply(s, &a, msg, sizeof(msg)) != MORPH_OK)
       fail_msg("%s seed %u round %d: %s", name, spec->seed, r, msg);
     end_some_jobs(s, r);

@@ -3,9 +3,12 @@
  * block-cyclic and varcount arrays of doubles and of a particle struct from
  * M to N owners for several (M, N) with M, N <= P, and checks every element
  * against its global index, that old parts are untouched and that the bytes
- * reported as sent are exactly those that change owner.
+ * reported as sent are exactly those that change process. Old part p is on
+ * rank p or, with --held, on rank p mod N (morph__plan_build_held: where
+ * the runtime's callbacks transport leaves data for the DMRlib front-end).
  *
- * Usage: test-redist-exec [all | M:N ...]   (default: a fixed list of pairs)
+ * Usage: test-redist-exec [--held] [all | M:N ...]   (default: a fixed list
+ * of pairs)
  * Every rank prints its own failures; rank 0 prints a summary. Exit 1 on
  * any failure.
  */
@@ -29,7 +32,7 @@ typedef struct particle {
 typedef struct round {
   morph__dist d;
   int64_t counts[64]; /* VARCOUNT old lengths */
-  int m, n, particles, tag;
+  int m, n, particles, held, tag;
 } round;
 
 static MPI_Datatype particle_type(void)
@@ -100,6 +103,32 @@ static int holds(const void *buf, int particles, int64_t i, int64_t gid)
          p->pos[2] == 0.5 * (double)gid && p->mass == (float)(gid % 1000);
 }
 
+/* The rank that holds old part p. */
+static int holder_of(const round *r, int p) { return r->held ? p % r->n : p; }
+
+/* Length of the old buffer of rank `me`: the old parts it holds. */
+static int64_t held_len(const round *r, int me)
+{
+  int64_t len = 0;
+  for (int p = 0; p < r->m; p++)
+    len += holder_of(r, p) == me ? ref_count(r, p, r->m, 1) : 0;
+  return len;
+}
+
+/* Global index of element i of rank me's old buffer. */
+static int64_t held_global(const round *r, int me, int64_t i)
+{
+  for (int p = 0; p < r->m; p++) {
+    if (holder_of(r, p) != me)
+      continue;
+    int64_t c = ref_count(r, p, r->m, 1);
+    if (i < c)
+      return ref_global(r, p, r->m, 1, i);
+    i -= c;
+  }
+  return -1;
+}
+
 /* New owner of global index g in the reference layout. */
 static int ref_owner(const round *r, int64_t g)
 {
@@ -112,14 +141,14 @@ static int ref_owner(const round *r, int64_t g)
   return q;
 }
 
-/* Bytes that change owner between old and new layouts (all ranks). */
+/* Bytes that change process between old and new layouts (all ranks). */
 static int64_t moved_bytes(const round *r, size_t es)
 {
   int64_t moved = 0;
   for (int p = 0; p < r->m; p++) {
     int64_t c = ref_count(r, p, r->m, 1);
     for (int64_t i = 0; i < c; i++)
-      moved += ref_owner(r, ref_global(r, p, r->m, 1, i)) != p;
+      moved += ref_owner(r, ref_global(r, p, r->m, 1, i)) != holder_of(r, p);
   }
   return moved * (int64_t)es;
 }
@@ -131,10 +160,10 @@ static int check_parts(const round *r, int me, const void *old, int64_t old_len,
   int errors = 0;
   for (int64_t i = 0; i < new_len; i++)
     if (!holds(nw, r->particles, i, ref_global(r, me, r->n, 0, i)) && errors++ < 3)
-      fprintf(stderr, "rank %d: kind %d %d->%d: new[%lld] wrong\n", me, (int)r->d.kind, r->m,
-              r->n, (long long)i);
+      fprintf(stderr, "rank %d: kind %d %d->%d%s: new[%lld] wrong\n", me, (int)r->d.kind, r->m,
+              r->n, r->held ? " held" : "", (long long)i);
   for (int64_t i = 0; i < old_len; i++)
-    if (!holds(old, r->particles, i, ref_global(r, me, r->m, 1, i)) && errors++ < 6)
+    if (!holds(old, r->particles, i, held_global(r, me, i)) && errors++ < 6)
       fprintf(stderr, "rank %d: old[%lld] was modified\n", me, (long long)i);
   return errors;
 }
@@ -146,18 +175,22 @@ static int run_round(MPI_Comm comm, const round *r, MPI_Datatype type)
   MPI_Comm_rank(comm, &me);
   size_t es = r->particles ? sizeof(particle) : sizeof(double);
   morph__plan plan;
-  int rc = morph__plan_build(&r->d, r->counts, r->m, r->n, me, &plan);
+  int holder[64];
+  for (int p = 0; p < r->m; p++)
+    holder[p] = holder_of(r, p);
+  int rc = r->held ? morph__plan_build_held(&r->d, r->counts, r->m, r->n, holder, me, &plan)
+                   : morph__plan_build(&r->d, r->counts, r->m, r->n, me, &plan);
   if (rc != MORPH_OK) {
     fprintf(stderr, "rank %d: plan: %s\n", me, morph_strerror(rc));
     return 1;
   }
-  int64_t old_len = me < r->m ? ref_count(r, me, r->m, 1) : 0;
+  int64_t old_len = held_len(r, me);
   int64_t new_len = me < r->n ? ref_count(r, me, r->n, 0) : 0;
   int errors = plan.new_count != new_len;
-  char *old = me < r->m ? malloc((size_t)old_len * es + 1) : NULL;
+  char *old = old_len > 0 ? malloc((size_t)old_len * es + 1) : NULL;
   char *nw = me < r->n ? malloc((size_t)new_len * es + 1) : NULL;
   for (int64_t i = 0; i < old_len; i++)
-    put(old, r->particles, i, ref_global(r, me, r->m, 1, i));
+    put(old, r->particles, i, held_global(r, me, i));
   if (nw)
     memset(nw, 0xff, (size_t)new_len * es);
   int64_t sent = -1, all_sent = 0;
@@ -168,8 +201,8 @@ static int run_round(MPI_Comm comm, const round *r, MPI_Datatype type)
     errors += check_parts(r, me, old, old_len, nw, new_len);
   MPI_Allreduce(&sent, &all_sent, 1, MPI_INT64_T, MPI_SUM, comm);
   if (me == 0 && all_sent != moved_bytes(r, es) && ++errors)
-    fprintf(stderr, "%d->%d: %lld bytes sent, %lld change owner\n", r->m, r->n,
-            (long long)all_sent, (long long)moved_bytes(r, es));
+    fprintf(stderr, "%d->%d%s: %lld bytes sent, %lld change process\n", r->m, r->n,
+            r->held ? " held" : "", (long long)all_sent, (long long)moved_bytes(r, es));
   free(old);
   free(nw);
   morph__plan_free(&plan);
@@ -178,7 +211,7 @@ static int run_round(MPI_Comm comm, const round *r, MPI_Datatype type)
 
 /* The distributions every pair is tried with: sizes not divisible, smaller
  * than P, empty, and large enough for rendezvous transfers. */
-static int make_rounds(round *out, int m, int n, uint64_t *seed)
+static int make_rounds(round *out, int m, int n, int held, uint64_t *seed)
 {
   const morph__dist dists[] = {
       {MORPH__DIST_BLOCK, 1001, 1},          {MORPH__DIST_BLOCK, 5, 1},
@@ -189,7 +222,7 @@ static int make_rounds(round *out, int m, int n, uint64_t *seed)
   int k = 0;
   for (size_t i = 0; i < sizeof dists / sizeof *dists; i++)
     for (int particles = 0; particles < 2; particles++, k++) {
-      out[k] = (round){.d = dists[i], .m = m, .n = n, .particles = particles};
+      out[k] = (round){.d = dists[i], .m = m, .n = n, .particles = particles, .held = held};
       for (int p = 0; p < m; p++) {
         *seed = *seed * 6364136223846793005ULL + 1442695040888963407ULL;
         out[k].counts[p] = (*seed >> 33) % 4 == 0 ? 0 : (int64_t)((*seed >> 33) % 5000);
@@ -235,7 +268,8 @@ int main(int argc, char **argv)
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   static int pairs[64 * 64][2];
-  int np = size <= 64 ? parse_pairs(argc, argv, size, pairs) : -1;
+  int held = argc > 1 && strcmp(argv[1], "--held") == 0;
+  int np = size <= 64 ? parse_pairs(argc - held, argv + held, size, pairs) : -1;
   MPI_Datatype ptype = particle_type();
   int errors = np < 0 || check_bad_extent(MPI_COMM_WORLD), all = 0, nrounds = 0;
   uint64_t seed = 7;
@@ -246,7 +280,7 @@ int main(int argc, char **argv)
       continue;
     }
     round rounds[32];
-    int k = make_rounds(rounds, pairs[i][0], pairs[i][1], &seed);
+    int k = make_rounds(rounds, pairs[i][0], pairs[i][1], held, &seed);
     for (int j = 0; j < k; j++, nrounds++) {
       rounds[j].tag = nrounds % 32000;
       errors += run_round(MPI_COMM_WORLD, &rounds[j], rounds[j].particles ? ptype : MPI_DOUBLE);
@@ -254,8 +288,8 @@ int main(int argc, char **argv)
   }
   MPI_Allreduce(&errors, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   if (me == 0)
-    printf("test-redist-exec: %d processes, %d pairs, %d redistributions, %d errors, %.2f s\n",
-           size, np, nrounds, all, MPI_Wtime() - t0);
+    printf("test-redist-exec: %d processes, %d pairs, %d redistributions%s, %d errors, %.2f s\n",
+           size, np, nrounds, held ? " from held parts" : "", all, MPI_Wtime() - t0);
   MPI_Type_free(&ptype);
   MPI_Finalize();
   return all ? 1 : 0;

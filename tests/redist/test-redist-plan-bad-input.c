@@ -47,6 +47,19 @@ static void test_bad_counts(void **state)
   expect_einval(&d, overflow, 2, 2, 0);
 }
 
+static void test_bad_holder(void **state)
+{
+  (void)state;
+  morph__dist d = {MORPH__DIST_BLOCK, 10, 1};
+  int holder[] = {0, -1, 1};
+  morph__plan plan;
+  memset(&plan, 0xff, sizeof plan);
+  assert_int_equal(morph__plan_build_held(&d, NULL, 3, 2, holder, 0, &plan), MORPH_EINVAL);
+  assert_null(plan.send);
+  assert_null(plan.recv);
+  assert_int_equal(plan.nsend + plan.nrecv, 0);
+}
+
 static void test_free_twice(void **state)
 {
   (void)state;
@@ -62,6 +75,7 @@ int main(void)
 {
   const struct CMUnitTest tests[] = {cmocka_unit_test(test_bad_sizes),
                                      cmocka_unit_test(test_bad_counts),
+                                     cmocka_unit_test(test_bad_holder),
                                      cmocka_unit_test(test_free_twice)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

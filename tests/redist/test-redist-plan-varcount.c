@@ -9,21 +9,6 @@
 
 #include "plan_sim.h"
 
-/* Small deterministic generator, so a failure reproduces. */
-static uint64_t next_random(uint64_t *s)
-{
-  *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
-  return *s >> 33;
-}
-
-static void random_counts(int64_t *counts, int m, uint64_t *seed)
-{
-  for (int p = 0; p < m; p++) {
-    uint64_t r = next_random(seed);
-    counts[p] = r % 3 == 0 ? 0 : (int64_t)(r % 23); /* a third zeros */
-  }
-}
-
 static void test_all_sizes(void **state)
 {
   (void)state;
@@ -32,7 +17,7 @@ static void test_all_sizes(void **state)
   for (int m = 1; m <= 16; m++)
     for (int n = 1; n <= 16; n++)
       for (int trial = 0; trial < 8; trial++) {
-        random_counts(counts, m, &seed);
+        sim_random_counts(counts, m, &seed);
         morph__dist d = {MORPH__DIST_VARCOUNT, -1, 1}; /* global unused */
         int64_t remote = sim_check(&d, counts, m, n);
         assert_true(remote <= m + n - 1);

@@ -126,6 +126,18 @@ case_leavers_verified() {
   no_leftovers
 }
 
+# The next iteration entry must not wait for slow leavers: the job would
+# pass its iteration (here: end) before it arrived.
+case_next_entry_during_slow_leavers() {
+  run -n 3 --schedule "1@it10,2@it15" -- --iters 40 --leave-delay-ms 1500
+  expect_rc 0
+  expect_rows 2
+  expect_row 1 "3,1,live,ok"; expect_row 2 "1,2,live,ok"
+  expect_ge "$(col 1 t_settle)" 1.4 "time until the leavers were gone"
+  expect_ge "$(col 2 iteration)" 15 "iteration of the second resize"
+  no_leftovers
+}
+
 case_leavers_stuck() {
   run -n 3 --leave-timeout 1 --schedule "1@it10" -- --iters 300 --stuck-leavers
   expect_rc 0

@@ -12,14 +12,14 @@
 #include <cmocka.h>
 
 #include "morph/error.h"
-#include "schedule.h"
+#include "launch/schedule.h"
 
 static void test_list_of_iterations_and_times(void **state)
 {
   (void)state;
-  struct morph__sched s = {0};
+  struct morph__launch_sched s = { 0 };
   char err[256] = "";
-  assert_int_equal(morph__sched_parse_list(&s, "4@it100, 2@it300,3@t5.5", err, sizeof err),
+  assert_int_equal(morph__launch_sched_parse_list(&s, "4@it100, 2@it300,3@t5.5", err, sizeof err),
                    MORPH_OK);
   assert_int_equal(s.n, 3);
   assert_int_equal(s.e[0].size, 4);
@@ -29,19 +29,20 @@ static void test_list_of_iterations_and_times(void **state)
   assert_int_equal(s.e[1].iteration, 300);
   assert_int_equal(s.e[2].by_time, 1);
   assert_true(s.e[2].at == 5.5);
-  morph__sched_free(&s);
+  morph__launch_sched_free(&s);
 }
 
 static void test_mechanism_suffix(void **state)
 {
   (void)state;
-  struct morph__sched_entry e;
+  struct morph__launch_sched_entry e;
   char err[256], text[64];
-  assert_int_equal(morph__sched_parse_entry("3@it7:relaunch", &e, err, sizeof err), MORPH_OK);
-  assert_int_equal(e.mechanism, MORPH__RUN_MECH_RELAUNCH);
-  morph__sched_format(&e, text, sizeof text);
+  assert_int_equal(morph__launch_sched_parse_entry("3@it7:relaunch", &e, err, sizeof err),
+                   MORPH_OK);
+  assert_int_equal(e.mechanism, MORPH__LAUNCH_MECH_RELAUNCH);
+  morph__launch_sched_format(&e, text, sizeof text);
   assert_string_equal(text, "3@it7:relaunch");
-  assert_int_equal(morph__sched_parse_entry("1@t0", &e, err, sizeof err), MORPH_OK);
+  assert_int_equal(morph__launch_sched_parse_entry("1@t0", &e, err, sizeof err), MORPH_OK);
   assert_true(e.by_time && e.at == 0);
 }
 
@@ -53,9 +54,9 @@ static void test_bad_entries_are_named(void **state)
     "4@t",    "4@t-2",  "4@tx",   "4@x100", "4@it3:fast", "4@it3:", "4.5@it3", "4@t1e999",
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-    struct morph__sched_entry e;
+    struct morph__launch_sched_entry e;
     char err[256] = "";
-    assert_int_equal(morph__sched_parse_entry(bad[i], &e, err, sizeof err), MORPH_EINVAL);
+    assert_int_equal(morph__launch_sched_parse_entry(bad[i], &e, err, sizeof err), MORPH_EINVAL);
     char quoted[64];
     snprintf(quoted, sizeof quoted, "'%s'", bad[i]);
     assert_non_null(strstr(err, quoted));
@@ -65,13 +66,13 @@ static void test_bad_entries_are_named(void **state)
 static void test_list_stops_at_the_bad_entry(void **state)
 {
   (void)state;
-  struct morph__sched s = {0};
+  struct morph__launch_sched s = { 0 };
   char err[256] = "";
-  assert_int_equal(morph__sched_parse_list(&s, "4@it1,2@xyz,3@it9", err, sizeof err),
+  assert_int_equal(morph__launch_sched_parse_list(&s, "4@it1,2@xyz,3@it9", err, sizeof err),
                    MORPH_EINVAL);
   assert_int_equal(s.n, 1);
   assert_non_null(strstr(err, "'2@xyz'"));
-  morph__sched_free(&s);
+  morph__launch_sched_free(&s);
 }
 
 static char *write_file(const char *text)
@@ -89,44 +90,45 @@ static void test_file_with_comments(void **state)
 {
   (void)state;
   char *path = write_file("# grow, then shrink\n4@it100  # first\n\n2@it300, 3@t5.5\n   \n");
-  struct morph__sched s = {0};
+  struct morph__launch_sched s = { 0 };
   char err[256] = "";
-  int rc = morph__sched_parse_file(&s, path, err, sizeof err);
+  int rc = morph__launch_sched_parse_file(&s, path, err, sizeof err);
   unlink(path); /* before any assertion, so a failure leaves no file */
   assert_int_equal(rc, MORPH_OK);
   assert_int_equal(s.n, 3);
   assert_int_equal(s.e[1].size, 2);
-  morph__sched_free(&s);
+  morph__launch_sched_free(&s);
 }
 
 static void test_file_error_names_line(void **state)
 {
   (void)state;
   char *path = write_file("4@it100\n# ok\n2@it3OO\n");
-  struct morph__sched s = {0};
+  struct morph__launch_sched s = { 0 };
   char err[256] = "", where[300];
-  int rc = morph__sched_parse_file(&s, path, err, sizeof err);
+  int rc = morph__launch_sched_parse_file(&s, path, err, sizeof err);
   unlink(path);
   assert_int_equal(rc, MORPH_EINVAL);
   snprintf(where, sizeof where, "%s:3:", path);
   assert_non_null(strstr(err, where));
   assert_non_null(strstr(err, "'2@it3OO'"));
-  morph__sched_free(&s);
-  assert_int_equal(morph__sched_parse_file(&s, "/nonexistent/x", err, sizeof err), MORPH_EIO);
+  morph__launch_sched_free(&s);
+  assert_int_equal(morph__launch_sched_parse_file(&s, "/nonexistent/x", err, sizeof err),
+                   MORPH_EIO);
 }
 
 static void test_limits(void **state)
 {
   (void)state;
-  struct morph__sched s = {0};
+  struct morph__launch_sched s = { 0 };
   char err[256] = "";
-  assert_int_equal(morph__sched_parse_list(&s, "2@it1,9@it2", err, sizeof err), MORPH_OK);
-  assert_int_equal(morph__sched_check(&s, 1, 0, err, sizeof err), MORPH_OK);
-  assert_int_equal(morph__sched_check(&s, 1, 8, err, sizeof err), MORPH_EINVAL);
+  assert_int_equal(morph__launch_sched_parse_list(&s, "2@it1,9@it2", err, sizeof err), MORPH_OK);
+  assert_int_equal(morph__launch_sched_check(&s, 1, 0, err, sizeof err), MORPH_OK);
+  assert_int_equal(morph__launch_sched_check(&s, 1, 8, err, sizeof err), MORPH_EINVAL);
   assert_non_null(strstr(err, "'9@it2'"));
-  assert_int_equal(morph__sched_check(&s, 3, 0, err, sizeof err), MORPH_EINVAL);
+  assert_int_equal(morph__launch_sched_check(&s, 3, 0, err, sizeof err), MORPH_EINVAL);
   assert_non_null(strstr(err, "'2@it1'"));
-  morph__sched_free(&s);
+  morph__launch_sched_free(&s);
 }
 
 int main(void)

@@ -10,23 +10,28 @@
 
 #include "morph/error.h"
 #include "rms/client.h"
+#include "common/signals.h"
 #include "rms/morphd.h"
 
 static const char usage_text[] =
   "usage: morph daemon [options]\n"
   "\n"
-  "Runs morphd, the embedded resource manager, in the foreground: it owns\n"
-  "the slots of this machine (or of a hostfile), keeps the queue, starts jobs\n"
+  "Runs morphd, the resource manager, in the foreground: it keeps the queue,\n"
+  "asks the policy engine what to do and has its backend do it. The embedded\n"
+  "backend owns the slots of this machine (or of a hostfile), starts jobs\n"
   "with `morph run` and grows and shrinks malleable ones as the policy says.\n"
   "State (socket, journal, job outputs) lives in one folder.\n"
   "\n"
   "  -d, --dir DIR         state folder ($MORPH_DIR, default /tmp/morph-<uid>)\n"
   "      --socket PATH     socket (default DIR/morphd.sock; owner-only)\n"
   "      --journal FILE    SQLite journal (default DIR/journal.db)\n"
-  "  -n, --slots N         slots on this machine (default: number of CPUs)\n"
-  "      --hostfile FILE   pool from a hostfile (\"host slots=N\" lines)\n"
+  "  -b, --backend NAME    who owns the resources: embedded (default; slurm is\n"
+  "                        not built yet)\n"
+  "  -n, --slots N         embedded: slots on this machine (default: CPUs)\n"
+  "      --hostfile FILE   embedded: pool from a hostfile (\"host slots=N\" lines)\n"
   "  -p, --policy NAME     policy engine (default dmr+easy; --list-policies)\n"
   "      --param KEY=VAL   policy parameter, repeatable (sched_period=10, ...)\n"
+  "      --placement NAME  placement strategy: which slots (default firstfit; below)\n"
   "  -i, --interval S      seconds between periodic decisions (default 5)\n"
   "      --launcher PATH   morph-run to start jobs with (default: next to me)\n"
   "  -v, --verbose         more messages\n"
@@ -39,16 +44,18 @@ static const char usage_text[] =
   "size and reattach when it starts again on the same folder.\n";
 
 enum { OPT_SOCKET = 256, OPT_JOURNAL, OPT_HOSTFILE, OPT_PARAM, OPT_LAUNCHER, OPT_STOP, OPT_KILL,
-       OPT_LIST };
+       OPT_LIST, OPT_PLACEMENT };
 
 static const struct option long_opts[] = {
   {"dir", required_argument, NULL, 'd'},         {"socket", required_argument, NULL, OPT_SOCKET},
   {"journal", required_argument, NULL, OPT_JOURNAL}, {"slots", required_argument, NULL, 'n'},
+  {"backend", required_argument, NULL, 'b'},
   {"hostfile", required_argument, NULL, OPT_HOSTFILE}, {"policy", required_argument, NULL, 'p'},
   {"param", required_argument, NULL, OPT_PARAM}, {"interval", required_argument, NULL, 'i'},
   {"launcher", required_argument, NULL, OPT_LAUNCHER}, {"verbose", no_argument, NULL, 'v'},
   {"stop", no_argument, NULL, OPT_STOP},         {"kill-jobs", no_argument, NULL, OPT_KILL},
   {"list-policies", no_argument, NULL, OPT_LIST}, {"help", no_argument, NULL, 'h'},
+  {"placement", required_argument, NULL, OPT_PLACEMENT},
   {NULL, 0, NULL, 0},
 };
 
@@ -74,6 +81,19 @@ static int set_param(cli_opts *o, char *arg)
   return 0;
 }
 
+/* An unknown name is refused here, with the known ones, before anything
+ * starts. */
+static int set_placement(cli_opts *o, const char *arg)
+{
+  char msg[512];
+  if (morph_place_create_error(arg, NULL, 0, msg, sizeof msg) != MORPH_OK) {
+    fprintf(stderr, "morph daemon: %s\n", msg);
+    return 2;
+  }
+  o->d.placement = arg;
+  return 0;
+}
+
 static int number(const char *arg, double lo, double *out)
 {
   char *end;
@@ -91,10 +111,12 @@ static int option(cli_opts *o, int c, char *arg)
   case 'd': o->d.dir = arg; return 0;
   case OPT_SOCKET: o->d.socket = arg; return 0;
   case OPT_JOURNAL: o->d.journal = arg; return 0;
+  case 'b': o->d.backend = arg; return 0;
   case 'n': return number(arg, 1, &v) ? 2 : (o->d.slots = (int)v, 0);
   case OPT_HOSTFILE: o->d.hostfile = arg; return 0;
   case 'p': o->d.policy = arg; return 0;
   case OPT_PARAM: return set_param(o, arg);
+  case OPT_PLACEMENT: return set_placement(o, arg);
   case 'i': return number(arg, 0.05, &o->d.interval);
   case OPT_LAUNCHER: o->d.launcher = arg; return 0;
   case 'v': o->d.verbose++; return 0;
@@ -114,18 +136,29 @@ static int list_policies(void)
   return 0;
 }
 
+static int help(void)
+{
+  fputs(usage_text, stdout);
+  printf("\nPlacement strategies (--placement):\n");
+  for (int i = 0; i < morph_place_count(); i++)
+    printf("  %-12s %s\n", morph_place_table_name(i), morph_place_table_description(i));
+  return 0;
+}
+
 static int parse(cli_opts *o, int argc, char **argv)
 {
   memset(o, 0, sizeof *o);
   morph_policy_params_default(&o->d.params);
   o->d.policy = "dmr+easy";
+  o->d.backend = "embedded";
+  o->d.placement = "firstfit";
   o->d.interval = 5;
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);
   o->d.slots = cpus > 0 ? (int)cpus : 1;
   int c;
-  while ((c = getopt_long(argc, argv, "d:n:p:i:vh", long_opts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, "d:b:n:p:i:vh", long_opts, NULL)) != -1) {
     if (c == 'h')
-      return fputs(usage_text, stdout), 0;
+      return help();
     if (c == OPT_LIST)
       return list_policies();
     if (c == '?' || option(o, c, optarg) != 0)
@@ -168,7 +201,7 @@ int main(int argc, char **argv)
   morph__daemon *d = calloc(1, sizeof *d);
   if (!d)
     return 1;
-  morph__daemon_signals();
+  morph__signals_install();
   rc = morph__daemon_init(d, &o.d);
   if (rc != MORPH_OK) {
     fprintf(stderr, "morph daemon: %s\n", d->errmsg);

@@ -42,6 +42,7 @@ static void usage(FILE *out)
           "  --save-workload FILE    write the workload used as JSON\n"
           "Simulation:\n"
           "  -n, --nodes N (128)     -p, --policy NAME (dmr+fcfs)\n"
+          "  --placement NAME        placement strategy: which nodes (firstfit; below)\n"
           "  -P, --param KEY=VALUE   policy engine parameter (sizes=factor by default)\n"
           "  -i, --interval S (10)   --expand-cost S (0.8)  --shrink-cost S (0.25)\n"
           "  --bandwidth B/s (1e10)  --reject-impossible (default: report and skip)\n"
@@ -51,12 +52,15 @@ static void usage(FILE *out)
           "  --name NAME             prefix of the files and plot title (sim)\n"
           "  --idle-w W (100)  --loaded-w W (340)  --bin SECONDS (60)\n"
           "  --csv                   one CSV line of totals (--csv-header: with header)\n"
-          "  --progress              progress on stderr   -q, --quiet\n");
+          "  --progress              progress on stderr   -q, --quiet\n"
+          "Placement strategies:\n");
+  for (int i = 0; i < morph_place_count(); i++)
+    fprintf(out, "  %-22s  %s\n", morph_place_table_name(i), morph_place_table_description(i));
 }
 
 enum { O_SWF = 256, O_GEN, O_KIND, O_SHARE, O_MAPP, O_SEED, O_IAT, O_MAXS, O_UPN, O_SLIM,
        O_SAVE, O_ECOST, O_SCOST, O_BW, O_REJ, O_NAME, O_IDLE, O_LOAD, O_BIN, O_CSV, O_CSVH,
-       O_PROG, O_QD };
+       O_PROG, O_QD, O_PLACE };
 
 static const struct option long_opts[] = {
   {"swf", required_argument, NULL, O_SWF}, {"generate", required_argument, NULL, O_GEN},
@@ -73,7 +77,7 @@ static const struct option long_opts[] = {
   {"idle-w", required_argument, NULL, O_IDLE}, {"loaded-w", required_argument, NULL, O_LOAD},
   {"bin", required_argument, NULL, O_BIN}, {"csv", no_argument, NULL, O_CSV},
   {"csv-header", no_argument, NULL, O_CSVH}, {"progress", no_argument, NULL, O_PROG},
-  {"queue-depth", required_argument, NULL, O_QD},
+  {"queue-depth", required_argument, NULL, O_QD}, {"placement", required_argument, NULL, O_PLACE},
   {"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
 
 static void defaults(tool_opts *o)
@@ -159,6 +163,7 @@ static int opt_other(int c, const char *arg, tool_opts *o)
   case O_MAPP: o->gen.malleable_app = arg; return 0;
   case O_SAVE: o->save = arg; return 0;
   case 'p': o->sim.policy = arg; return 0;
+  case O_PLACE: o->sim.placement = arg; return 0;
   case 'P': return opt_param(arg, o);
   case O_REJ: o->sim.impossible = MORPH_IMPOSSIBLE_REJECT; return 0;
   case 'o': o->out = arg; return 0;

@@ -69,15 +69,17 @@ static void print_nodes(json_t *st)
     for (; pos < cap; pos++)
       map[pos] = '.';
     map[cap] = '\0';
-    printf("  %-12s [%s] %d/%d used\n", str(node, "host"), map, used, slots);
+    const char *state = str(node, "state");
+    printf("  %-12s [%s] %d/%d used%s%s\n", str(node, "host"), map, used, slots,
+           *state && strcmp(state, "up") ? ", " : "", *state && strcmp(state, "up") ? state : "");
   }
 }
 
 static void print_header(json_t *st)
 {
   json_t *c = json_object_get(st, "counts");
-  printf("morphd pid %lld, policy %s, %lld slots (%lld free), %lld decisions\n",
-         (long long)num(st, "pid"), str(st, "policy"), (long long)num(st, "slots"),
+  printf("morphd pid %lld, %s backend, policy %s, %lld slots (%lld free), %lld decisions\n",
+         (long long)num(st, "pid"), str(st, "backend"), str(st, "policy"), (long long)num(st, "slots"),
          (long long)num(st, "free"), (long long)num(st, "decisions"));
   printf("jobs: %lld running, %lld pending, %lld completed, %lld failed, %lld cancelled, "
          "%lld rejected\n",

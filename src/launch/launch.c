@@ -1,0 +1,127 @@
+/*
+ * The lifecycle of a launch: setting up (socket, report, environment,
+ * relay, first mpirun) and cleaning up. The event loop in between is
+ * loop.c's.
+ */
+#include "launch.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include "child.h"
+#include "common/clock.h"
+#include "monitor.h"
+#include "morph/error.h"
+#include "mpirun.h"
+#include "relaunch.h"
+#include "relay.h"
+#include "report.h"
+#include "server.h"
+#include "common/signals.h"
+#include "state.h"
+
+static void set_count(const char *name, int value)
+{
+  char v[32];
+  snprintf(v, sizeof v, "%d", value);
+  setenv(name, v, 1);
+}
+
+/* The documented variables the job reads (docs/run.md). They are set in
+ * morph run's own environment so that every mpirun inherits them. */
+static void export_env(struct morph__launch *r)
+{
+  const struct morph__launch_opts *o = r->opt;
+  setenv("MORPH_SOCKET", r->sock, 1);
+  setenv("MORPH_JOB_ID", o->job_id, 1);
+  if (o->min)
+    set_count("MORPH_MIN", o->min);
+  if (o->max)
+    set_count("MORPH_MAX", o->max);
+  if (o->pref)
+    set_count("MORPH_PREF", o->pref);
+  if (o->mechanism >= 0)
+    setenv("MORPH_MECHANISM", morph__launch_mech_name(o->mechanism), 1);
+  unsetenv("MORPH_RESTART");
+  morph__launch_mpi_prepare_env(o->cmd.mpi);
+}
+
+/* The program's resolved path, to recognise its processes in /proc. */
+static void find_app(struct morph__launch *r)
+{
+  char path[PATH_MAX];
+  if (morph__launch_which(r->opt->cmd.app[0], path, sizeof path) != 0 ||
+      !realpath(path, r->app_exe)) {
+    r->app_exe[0] = '\0';
+    morph__say(&r->log, 0, "cannot find %s here: leavers of a shrink will not be verified",
+               r->opt->cmd.app[0]);
+  }
+}
+
+static void choose_mpi(struct morph__launch *r)
+{
+  char why[256];
+  if (r->opt->cmd.mpi != MORPH__LAUNCH_MPI_AUTO)
+    return;
+  r->opt->cmd.mpi = morph__launch_mpi_detect(r->opt->cmd.app[0], why, sizeof why);
+  morph__say(&r->log, 1, "MPI: %s (%s)", morph__launch_mpi_name(r->opt->cmd.mpi), why);
+}
+
+static int setup(struct morph__launch *r)
+{
+  /* Orphans of the launcher (a rank whose orted died) become our children,
+   * so none escapes the final clean-up. */
+  prctl(PR_SET_CHILD_SUBREAPER, 1);
+  morph__signals_install();
+  choose_mpi(r);
+  find_app(r);
+  int rc = morph__launch_server_open(r);
+  if (rc == MORPH_OK)
+    rc = morph__launch_report_open(r);
+  if (rc != MORPH_OK)
+    return rc;
+  export_env(r);
+  morph__launch_relay_init(r);
+  return morph__launch_mpirun_start(r, r->opt->np, NULL);
+}
+
+int morph__launch_init(struct morph__launch *r, struct morph__launch_opts *o)
+{
+  memset(r, 0, sizeof *r);
+  r->opt = o;
+  r->log = (morph__sayer){.prog = "morph run", .verbose = o->verbose};
+  r->t0 = morph__now();
+  r->listen_fd = -1;
+  r->job.fd = -1;
+  r->size = o->np;
+  r->mon.count = -1;
+  if (!o->job_id) {
+    snprintf(o->job_id_buf, sizeof o->job_id_buf, "run-%ld", (long)getpid());
+    o->job_id = o->job_id_buf;
+  }
+  int rc = setup(r);
+  if (rc != MORPH_OK)
+    r->exit_code = 125;
+  return rc;
+}
+
+int morph__launch_fini(struct morph__launch *r)
+{
+  if (morph__launch_child_kill_leftovers(r->opt->grace) > 0)
+    morph__say(&r->log, 0, "stopped processes of the job that outlived mpirun");
+  morph__launch_checkpoints_remove(r);
+  morph__launch_relay_bye(r);
+  morph__launch_relay_close(r);
+  morph__launch_report_close(r);
+  morph__launch_server_close(r);
+  morph__launch_monitor_free(r);
+  if (r->opt->sched.n > r->next_sched)
+    morph__say(&r->log, 0, "%d schedule entries were not applied", r->opt->sched.n - r->next_sched);
+  morph__say(&r->log, 1, "job ended with status %d after %.1f s; %d reconfigurations (%d failed)",
+             r->exit_code, morph__launch_clock(r), r->seq, r->n_failed);
+  return r->exit_code;
+}

@@ -1,0 +1,137 @@
+/*
+ * The crash monitor. Under Open MPI, mpirun runs with --enable-recovery so
+ * that a joiner or leaver lost inside an adaptation window does not take
+ * the whole job down: libmorph rolls back and carries on. The price is that
+ * mpirun no longer stops a job one of whose processes died. morph run
+ * restores "one dies, all stop" wherever no reconfiguration can explain a
+ * disappearance: it counts the application's processes in /proc and
+ * compares them with the fewest the job can have at that moment. Without
+ * recovery (MPICH, --no-recovery) the launcher does this itself and its
+ * own report is better, so only the end-of-job part below applies.
+ */
+#include "monitor.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "procs.h"
+#include "state.h"
+
+#define LOOK_PERIOD 0.25 /* seconds between two looks at /proc */
+#define CONFIRM 1.0      /* too few processes for this long is a loss */
+#define END_GRACE 2.0    /* mpirun's time to end once the job's processes are gone */
+
+static int min_int(int a, int b)
+{
+  return a < b ? a : b;
+}
+
+/* The fewest application processes the job can have now if none died, or
+ * -1 when nothing can be judged: before HELLO not every process may be up;
+ * after BYE they end on purpose; during a relaunch they are replaced. With
+ * a decision sent and not yet acknowledged the job may be inside its
+ * window, where leavers (down to the requested size) and the joiners of a
+ * rolled-back expansion (back to the old size) end on purpose: only fewer
+ * than both is a loss there; anything else is judged after the ACK, against
+ * the size the job then has. */
+static int floor_now(const struct morph__launch *r)
+{
+  int live =
+    r->phase == MORPH__LAUNCH_PH_RUNNING || (r->phase == MORPH__LAUNCH_PH_ENDING && !r->job_bye);
+  if (!live || !r->connected || !r->app_exe[0] || !morph__launch_mpi_recovers(&r->opt->cmd))
+    return -1;
+  const struct morph__launch_decision *d = &r->dec;
+  int floor = r->size;
+  if (d->active && d->acked > 0)
+    floor = d->ack.new_size; /* a live shrink whose leavers are still leaving */
+  else if (d->active)
+    floor = min_int(r->size, d->size);
+  if (r->early.active) /* the job may apply it before d is done */
+    floor = min_int(floor, r->early.size);
+  return floor;
+}
+
+static int contains(const pid_t *pids, int n, pid_t pid)
+{
+  for (int i = 0; i < n; i++)
+    if (pids[i] == pid)
+      return 1;
+  return 0;
+}
+
+/* Lists the application's processes and remembers which one went last, so
+ * a crash can be reported by pid. */
+static void look(struct morph__launch *r)
+{
+  struct morph__launch_monitor *m = &r->mon;
+  pid_t *now = NULL;
+  int cap = 0;
+  int n = morph__launch_procs_list(getpid(), r->app_exe, &now, &cap);
+  if (n < 0) {
+    free(now);
+    m->count = -1;
+    return;
+  }
+  for (int i = 0; i < m->n; i++)
+    if (!contains(now, n, m->pids[i]))
+      m->last_gone = m->pids[i];
+  free(m->pids);
+  m->pids = now, m->n = n, m->cap = cap, m->count = n;
+}
+
+/* Too few processes must last CONFIRM seconds before it counts: the BYE
+ * or ACK that explains a disappearance may still be on its way (a process
+ * can end a moment after rank 0 wrote it, before morph run has read it). */
+static void judge(struct morph__launch *r, double now)
+{
+  struct morph__launch_monitor *m = &r->mon;
+  int floor = floor_now(r);
+  if (floor < 0 || m->count < 0 || m->count >= floor) {
+    m->short_since = 0;
+    return;
+  }
+  if (m->short_since == 0)
+    m->short_since = now;
+  else if (now - m->short_since >= CONFIRM)
+    m->crashed = 1;
+}
+
+/* After a failed MPI_Comm_spawn, Open MPI's mpirun never ends by itself:
+ * once the job is over and none of its processes is left, waiting the
+ * full --exit-timeout would only waste time. */
+static void end_grace(struct morph__launch *r, double now)
+{
+  struct morph__launch_monitor *m = &r->mon;
+  int over = r->phase == MORPH__LAUNCH_PH_ENDING || r->phase == MORPH__LAUNCH_PH_RELAUNCH_EXIT;
+  if (!over || m->all_gone || m->count != 0 || !r->app_exe[0] || !r->mpirun)
+    return;
+  m->all_gone = 1;
+  morph__say(&r->log, 1, "no process of the job is left; mpirun gets %g s more to end", END_GRACE);
+  if (r->phase_deadline > now + END_GRACE)
+    r->phase_deadline = now + END_GRACE;
+}
+
+void morph__launch_monitor_tick(struct morph__launch *r)
+{
+  double now = morph__launch_clock(r);
+  if (!r->app_exe[0] || now < r->mon.next_look)
+    return;
+  r->mon.next_look = now + LOOK_PERIOD;
+  look(r);
+  judge(r, now);
+  end_grace(r, now);
+}
+
+void morph__launch_monitor_reset(struct morph__launch *r)
+{
+  r->mon.short_since = 0;
+  r->mon.all_gone = 0;
+  r->mon.count = -1;
+}
+
+void morph__launch_monitor_free(struct morph__launch *r)
+{
+  free(r->mon.pids);
+  r->mon.pids = NULL;
+  r->mon.n = r->mon.cap = 0;
+}

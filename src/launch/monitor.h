@@ -1,0 +1,23 @@
+/*
+ * The crash monitor: watches the application's processes. A process that
+ * disappears while no reconfiguration can explain it means the job is
+ * broken (mpirun runs with --enable-recovery and would not stop it): the
+ * tick sets mon.crashed, and the loop stops the job. Once the job has
+ * ended (BYE, dropped connection, relaunch checkpoint) and none of its
+ * processes is left, the tick shortens the phase's time limit to
+ * END_GRACE seconds, because mpirun may never end by itself (after a
+ * failed spawn).
+ */
+#ifndef MORPH_LAUNCH_MONITOR_H
+#define MORPH_LAUNCH_MONITOR_H
+
+#include "launch.h"
+
+void morph__launch_monitor_tick(struct morph__launch *r);
+
+/* A new mpirun starts: forget what the previous one's processes did. */
+void morph__launch_monitor_reset(struct morph__launch *r);
+
+void morph__launch_monitor_free(struct morph__launch *r);
+
+#endif

@@ -1,0 +1,265 @@
+#include "mpicmd.h"
+
+#include <errno.h>
+#include <ftw.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "morph/error.h"
+
+extern char **environ;
+
+static const char *const mpi_names[] = {"auto", "openmpi", "mpich"};
+/* [AUTO] is only a fallback: the flavour is always decided before launching. */
+static const char *const launchers[] = {"mpirun", "mpirun.openmpi", "mpiexec.mpich"};
+
+int morph__launch_mpi_parse(const char *name)
+{
+  for (int i = 0; i < 3; i++)
+    if (!strcmp(name, mpi_names[i]))
+      return i;
+  return -1;
+}
+
+const char *morph__launch_mpi_name(enum morph__launch_mpi mpi)
+{
+  return (unsigned)mpi < 3 ? mpi_names[mpi] : "?";
+}
+
+int morph__launch_which(const char *prog, char *out, size_t size)
+{
+  if (strchr(prog, '/')) {
+    /* Not snprintf: UBSan's null checks make gcc see a NULL prog there. */
+    size_t n = strlen(prog);
+    if (n >= size)
+      return -1;
+    memcpy(out, prog, n + 1);
+    return access(prog, X_OK) == 0 ? 0 : -1;
+  }
+  const char *path = getenv("PATH");
+  char *copy = strdup(path ? path : "/usr/bin:/bin"), *save = NULL;
+  int found = -1;
+  if (!copy)
+    return -1;
+  for (char *d = strtok_r(copy, ":", &save); d && found; d = strtok_r(NULL, ":", &save)) {
+    snprintf(out, size, "%s/%s", *d ? d : ".", prog);
+    found = access(out, X_OK) == 0 ? 0 : -1;
+  }
+  free(copy);
+  return found;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+  size_t n = strlen(s), k = strlen(suffix);
+  return n >= k && !strcmp(s + n - k, suffix);
+}
+
+/* Runs `ldd path` and keeps the start of its output in buf. */
+static int run_ldd(const char *path, char *buf, size_t size)
+{
+  int fd[2];
+  if (pipe(fd) != 0)
+    return -1;
+  pid_t pid = fork();
+  if (pid == 0) {
+    dup2(fd[1], 1);
+    close(fd[0]);
+    execlp("ldd", "ldd", path, (char *)NULL);
+    _exit(127);
+  }
+  close(fd[1]);
+  size_t len = 0;
+  ssize_t n;
+  while (pid > 0 && len < size - 1 && (n = read(fd[0], buf + len, size - 1 - len)) > 0)
+    len += (size_t)n;
+  buf[len] = '\0';
+  close(fd[0]);
+  int st = 0;
+  if (pid > 0)
+    waitpid(pid, &st, 0);
+  return pid > 0 ? 0 : -1;
+}
+
+static enum morph__launch_mpi first_installed(char *why, size_t whysize)
+{
+  char path[PATH_MAX];
+  int found = morph__launch_which(launchers[MORPH__LAUNCH_MPI_OPENMPI], path, sizeof path) == 0;
+  enum morph__launch_mpi mpi = found ? MORPH__LAUNCH_MPI_OPENMPI : MORPH__LAUNCH_MPI_MPICH;
+  snprintf(why, whysize, "no MPI library found in the program; %s is installed",
+           launchers[mpi]);
+  return mpi;
+}
+
+enum morph__launch_mpi morph__launch_mpi_detect(const char *app, char *why, size_t whysize)
+{
+  char path[PATH_MAX], out[16384];
+  if (ends_with(app, ".ompi") || ends_with(app, ".mpich")) {
+    snprintf(why, whysize, "program name ends with %s", strrchr(app, '.'));
+    return ends_with(app, ".ompi") ? MORPH__LAUNCH_MPI_OPENMPI : MORPH__LAUNCH_MPI_MPICH;
+  }
+  if (morph__launch_which(app, path, sizeof path) == 0 && run_ldd(path, out, sizeof out) == 0) {
+    /* MPICH's library is libmpich.so; Open MPI's is libmpi.so. */
+    if (strstr(out, "libmpich.so")) {
+      snprintf(why, whysize, "the program links libmpich");
+      return MORPH__LAUNCH_MPI_MPICH;
+    }
+    if (strstr(out, "libmpi.so")) {
+      snprintf(why, whysize, "the program links Open MPI's libmpi");
+      return MORPH__LAUNCH_MPI_OPENMPI;
+    }
+  }
+  return first_installed(why, whysize);
+}
+
+void morph__launch_mpi_prepare_env(enum morph__launch_mpi mpi)
+{
+  /* Open MPI refuses to start as root unless told it is meant. */
+  if (mpi == MORPH__LAUNCH_MPI_OPENMPI && geteuid() == 0) {
+    setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 0);
+    setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 0);
+  }
+}
+
+int morph__launch_argv_push(struct morph__launch_argv *a, const char *s)
+{
+  if (a->n + 2 > a->cap) {
+    int cap = a->cap ? 2 * a->cap : 32;
+    char **v = realloc(a->v, (size_t)cap * sizeof *v);
+    if (!v)
+      return MORPH_ENOMEM;
+    a->v = v, a->cap = cap;
+  }
+  if (!(a->v[a->n] = strdup(s)))
+    return MORPH_ENOMEM;
+  a->v[++a->n] = NULL;
+  return MORPH_OK;
+}
+
+void morph__launch_argv_free(struct morph__launch_argv *a)
+{
+  for (int i = 0; i < a->n; i++)
+    free(a->v[i]);
+  free(a->v);
+  memset(a, 0, sizeof *a);
+}
+
+/* True if the hostfile gives slot counts, so oversubscription is not
+ * needed to place the processes it allows. */
+static int hostfile_has_slots(const char *path)
+{
+  FILE *f = fopen(path, "r");
+  char line[1024];
+  int found = 0;
+  while (f && !found && fgets(line, sizeof line, f))
+    found = strstr(line, "slots=") != NULL;
+  if (f)
+    fclose(f);
+  return found;
+}
+
+int morph__launch_mpi_recovers(const struct morph__launch_mpicmd *c)
+{
+  return c->mpi == MORPH__LAUNCH_MPI_OPENMPI && !c->no_recovery;
+}
+
+/* Open MPI: -x for every MORPH_* variable (it exports nothing by default),
+ * let leavers of a live shrink exit without MPI_Finalize, and keep the job
+ * running when a process is lost (--enable-recovery): a joiner or leaver
+ * killed inside an adaptation window is then survivable, libmorph rolls
+ * back. The joiners of a hung spawn, killed by libmorph, may also end
+ * with a non-zero status; orte_abort_on_non_zero_status would then abort
+ * the job, so it is off as well. morph run's crash monitor stops the job
+ * for losses outside a window, and the job's status comes from its BYE. */
+static int openmpi_args(const struct morph__launch_mpicmd *c, struct morph__launch_argv *a)
+{
+  int rc = MORPH_OK;
+  if (!c->hostfile || !hostfile_has_slots(c->hostfile))
+    rc |= morph__launch_argv_push(a, "--oversubscribe");
+  if (morph__launch_mpi_recovers(c))
+    rc |= morph__launch_argv_push(a, "--enable-recovery") | morph__launch_argv_push(a, "--mca") |
+          morph__launch_argv_push(a, "orte_abort_on_non_zero_status") |
+          morph__launch_argv_push(a, "0");
+  if (c->hostfile)
+    rc |= morph__launch_argv_push(a, "--hostfile") | morph__launch_argv_push(a, c->hostfile);
+  rc |= morph__launch_argv_push(a, "--mca") |
+        morph__launch_argv_push(a, "orte_allowed_exit_without_sync") |
+        morph__launch_argv_push(a, "1");
+  for (char **e = environ; *e; e++) {
+    if (strncmp(*e, "MORPH_", 6) != 0)
+      continue;
+    char name[256];
+    snprintf(name, sizeof name, "%.*s", (int)strcspn(*e, "="), *e);
+    rc |= morph__launch_argv_push(a, "-x") | morph__launch_argv_push(a, name);
+  }
+  return rc ? MORPH_ENOMEM : MORPH_OK;
+}
+
+/* MPICH's hydra passes the whole environment with -genvall (its default;
+ * said explicitly so a site configuration cannot turn it off). */
+static int mpich_args(const struct morph__launch_mpicmd *c, struct morph__launch_argv *a)
+{
+  int rc = morph__launch_argv_push(a, "-genvall");
+  if (c->hostfile)
+    rc |= morph__launch_argv_push(a, "-f") | morph__launch_argv_push(a, c->hostfile);
+  return rc ? MORPH_ENOMEM : MORPH_OK;
+}
+
+int morph__launch_mpi_command(const struct morph__launch_mpicmd *c, int np,
+                              struct morph__launch_argv *out)
+{
+  char n[32];
+  snprintf(n, sizeof n, "%d", np);
+  memset(out, 0, sizeof *out);
+  int rc = morph__launch_argv_push(out, c->mpirun ? c->mpirun : launchers[c->mpi]);
+  if (rc == MORPH_OK)
+    rc = c->mpi == MORPH__LAUNCH_MPI_MPICH ? mpich_args(c, out) : openmpi_args(c, out);
+  for (int i = 0; rc == MORPH_OK && i < c->n_args; i++)
+    rc = morph__launch_argv_push(out, c->args[i]);
+  if (rc == MORPH_OK)
+    rc = morph__launch_argv_push(out, "-n") | morph__launch_argv_push(out, n);
+  for (char **p = c->app; rc == MORPH_OK && *p; p++)
+    rc = morph__launch_argv_push(out, *p);
+  if (rc != MORPH_OK)
+    morph__launch_argv_free(out);
+  return rc ? MORPH_ENOMEM : MORPH_OK;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+  (void)st, (void)flag, (void)ftw;
+  remove(path);
+  return 0;
+}
+
+/* Removes <base>/ompi.<host>.<uid>/pid.<pid>, and the parent if empty
+ * (also when a stopped mpirun removed its own folder but not the parent). */
+static void remove_session(const char *base, const char *host, int pid)
+{
+  char top[PATH_MAX], dir[PATH_MAX + 32];
+  snprintf(top, sizeof top, "%s/ompi.%s.%u", base, host, (unsigned)geteuid());
+  snprintf(dir, sizeof dir, "%s/pid.%d", top, pid);
+  if (access(dir, F_OK) == 0)
+    nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+  rmdir(top);
+}
+
+void morph__launch_mpi_cleanup(enum morph__launch_mpi mpi, int mpirun_pid)
+{
+  if (mpi != MORPH__LAUNCH_MPI_OPENMPI || mpirun_pid <= 0)
+    return;
+  const char *base = getenv("TMPDIR");
+  struct utsname u;
+  if (uname(&u) != 0)
+    return;
+  /* Open MPI names the folder after the host name without its domain,
+   * unless told to keep it: try both. */
+  remove_session(base && *base ? base : "/tmp", u.nodename, mpirun_pid);
+  u.nodename[strcspn(u.nodename, ".")] = '\0';
+  remove_session(base && *base ? base : "/tmp", u.nodename, mpirun_pid);
+}

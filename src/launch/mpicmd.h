@@ -1,0 +1,74 @@
+/*
+ * The MPI launcher command line: which MPI the application uses, and the
+ * mpirun / mpiexec arguments that make a job malleable under it. A unit of
+ * its own, with no launch context: whoever starts a malleable job (morph
+ * run, a resource manager's backend) builds its command here from a
+ * struct morph__launch_mpicmd.
+ */
+#ifndef MORPH_LAUNCH_MPICMD_H
+#define MORPH_LAUNCH_MPICMD_H
+
+#include <stddef.h>
+
+enum morph__launch_mpi {
+  MORPH__LAUNCH_MPI_AUTO,
+  MORPH__LAUNCH_MPI_OPENMPI,
+  MORPH__LAUNCH_MPI_MPICH
+};
+
+/* What the launcher command is made of, besides the number of processes.
+ * Nothing is copied: the strings and arrays stay the caller's. */
+struct morph__launch_mpicmd {
+  enum morph__launch_mpi mpi; /* flavour; AUTO only until detected */
+  const char *mpirun;         /* launcher program; NULL: the flavour's default */
+  const char *hostfile;       /* NULL: none */
+  const char **args;          /* extra launcher arguments (--mpi-arg) */
+  int n_args;
+  int no_recovery; /* Open MPI without --enable-recovery */
+  char **app;      /* application and its arguments, NULL-terminated */
+};
+
+/* A growable, NULL-terminated argument vector owning its strings. */
+struct morph__launch_argv {
+  char **v;
+  int n, cap;
+};
+
+/* Flavour from its name (auto, openmpi, mpich); -1 if unknown. */
+int morph__launch_mpi_parse(const char *name);
+const char *morph__launch_mpi_name(enum morph__launch_mpi mpi);
+
+/* Finds prog like execvp would; 0 and the path in out, or -1. */
+int morph__launch_which(const char *prog, char *out, size_t size);
+
+/* Guesses the MPI of an application: the ".ompi" / ".mpich" suffix our
+ * build gives binaries, else the libmpi that ldd shows, else the first
+ * launcher installed. `why` says how it was decided. */
+enum morph__launch_mpi morph__launch_mpi_detect(const char *app, char *why, size_t whysize);
+
+/* Exports the variables the launcher itself needs (Open MPI as root). */
+void morph__launch_mpi_prepare_env(enum morph__launch_mpi mpi);
+
+/* True if the launcher keeps the job running when one of its processes is
+ * lost (Open MPI with --enable-recovery, unless no_recovery): morph run
+ * must then stop a broken job itself. MPICH's hydra and Open MPI without
+ * recovery end the whole job on their own. */
+int morph__launch_mpi_recovers(const struct morph__launch_mpicmd *c);
+
+/* Builds the launcher command for `np` processes into *out: launcher,
+ * its options, every MORPH_* variable of the environment exported to the
+ * ranks, then c->args, "-n np", the application and its arguments.
+ * Decide c->mpi first (AUTO falls back to plain `mpirun` with Open MPI's
+ * options). Errors: MORPH_ENOMEM (*out freed). */
+int morph__launch_mpi_command(const struct morph__launch_mpicmd *c, int np,
+                              struct morph__launch_argv *out);
+
+/* Removes what a launcher killed with SIGKILL could not: Open MPI's session
+ * folder of that mpirun ($TMPDIR/ompi.<host>.<uid>/pid.<pid>). */
+void morph__launch_mpi_cleanup(enum morph__launch_mpi mpi, int mpirun_pid);
+
+/* Appends a copy of s. Errors: MORPH_ENOMEM. */
+int morph__launch_argv_push(struct morph__launch_argv *a, const char *s);
+void morph__launch_argv_free(struct morph__launch_argv *a);
+
+#endif

@@ -1,0 +1,194 @@
+#include "server.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "decision.h"
+#include "morph/error.h"
+#include "relaunch.h"
+#include "relay.h"
+#include "resize.h"
+#include "state.h"
+
+int morph__launch_server_open(struct morph__launch *r)
+{
+  const char *tmp = getenv("TMPDIR");
+  snprintf(r->dir, sizeof r->dir, "%s/morph-run-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+  /* mkdtemp makes the folder 0700: nobody else can even reach the socket. */
+  if (!mkdtemp(r->dir)) {
+    morph__say(&r->log, 0, "cannot create a temporary folder %s: %s", r->dir, strerror(errno));
+    r->dir[0] = '\0';
+    return MORPH_EIO;
+  }
+  int n = snprintf(r->sock, sizeof r->sock, "%s/job.sock", r->dir);
+  r->listen_fd = n > 0 && (size_t)n < sizeof r->sock ? morph__listen(r->sock) : MORPH_EINVAL;
+  if (r->listen_fd < 0) {
+    morph__say(&r->log, 0, "cannot listen on %s: %s", r->sock, morph_strerror(r->listen_fd));
+    return r->listen_fd;
+  }
+  return MORPH_OK;
+}
+
+void morph__launch_server_close(struct morph__launch *r)
+{
+  morph__conn_close(&r->job);
+  if (r->listen_fd >= 0)
+    close(r->listen_fd);
+  r->listen_fd = -1;
+  if (r->sock[0])
+    unlink(r->sock);
+  if (r->dir[0])
+    rmdir(r->dir);
+  r->sock[0] = r->dir[0] = '\0';
+}
+
+int morph__launch_job_send(struct morph__launch *r, const morph__msg *m)
+{
+  morph__say(&r->log, 2, "-> job: %s", morph__msg_kind_name(m->kind));
+  int rc = morph__send(&r->job, m);
+  if (rc != MORPH_OK)
+    morph__say(&r->log, 1, "cannot send %s to the job: %s", morph__msg_kind_name(m->kind),
+               morph_strerror(rc));
+  return rc;
+}
+
+static void send_error(struct morph__conn *c, const char *text)
+{
+  morph__msg m;
+  morph__msg_init(&m, MORPH__MSG_ERROR);
+  snprintf(m.text, sizeof m.text, "%s", text);
+  morph__send(c, &m);
+}
+
+void morph__launch_server_accept(struct morph__launch *r)
+{
+  morph__conn c;
+  if (morph__accept(r->listen_fd, &c) != MORPH_OK)
+    return;
+  if (r->job.fd >= 0) {
+    /* Only rank 0 of the job talks to the launcher. */
+    send_error(&c, "a job is already connected to this morph run");
+    morph__conn_close(&c);
+    morph__say(&r->log, 1, "refused a second connection");
+    return;
+  }
+  r->job = c;
+  r->job_hello = 0;
+  morph__say(&r->log, 2, "job connected");
+}
+
+static void on_hello(struct morph__launch *r, const morph__msg *m)
+{
+  if (strcmp(m->job, r->opt->job_id) != 0 && m->job[0])
+    morph__say(&r->log, 1, "job says it is '%s', known here as '%s'", m->job, r->opt->job_id);
+  r->hello = *m;
+  r->job_hello = 1;
+  r->connected = 1;
+  morph__say(&r->log, 1, "job started: %d processes, pid %ld, %s, limits [%d, %d]", m->size, m->pid,
+             m->mpi, m->min, m->max);
+  morph__msg w;
+  morph__msg_init(&w, MORPH__MSG_WELCOME);
+  snprintf(w.job, sizeof w.job, "%s", r->opt->job_id);
+  morph__launch_job_send(r, &w);
+  if (r->phase == MORPH__LAUNCH_PH_RESTART || r->phase == MORPH__LAUNCH_PH_ROLLBACK)
+    morph__launch_relaunch_hello(r);
+  else if (m->size > 0)
+    r->size = m->size;
+  morph__msg up = *m;
+  snprintf(up.job, sizeof up.job, "%s", r->opt->job_id);
+  morph__launch_relay_send(r, &up, 0);
+}
+
+static void on_ack(struct morph__launch *r, const morph__msg *m)
+{
+  if (r->early.active && !r->early_acked && m->id == r->early.id) {
+    r->early_ack = *m, r->early_acked = 1; /* after the current one is done */
+    return;
+  }
+  if (!r->dec.active || r->dec.acked > 0 || m->id != r->dec.id) {
+    morph__say(&r->log, 0, "ignored an ACK for decision %d (expected %d)", m->id,
+               r->dec.active ? r->dec.id : -1);
+    return;
+  }
+  morph__launch_resize_ack(r, m);
+}
+
+/* New limits are kept in the HELLO that a reattach to morphd sends again. */
+static void on_limits(struct morph__launch *r, const morph__msg *m)
+{
+  r->hello.min = m->min, r->hello.max = m->max, r->hello.pref = m->pref;
+  morph__say(&r->log, 1, "job limits now [%d, %d], preferred %d", m->min, m->max, m->pref);
+  morph__launch_relay_send(r, m, 1);
+}
+
+static void on_bye(struct morph__launch *r, const morph__msg *m)
+{
+  r->job_bye = 1;
+  /* An exit status is 0-255; anything else still means failure. */
+  r->bye_status = m->exit_status >= 0 && m->exit_status <= 255 ? m->exit_status : 1;
+  snprintf(r->bye_text, sizeof r->bye_text, "%s", m->text);
+  morph__say(&r->log, 1, "job says goodbye: status %d %s", m->exit_status, m->text);
+  if (r->phase == MORPH__LAUNCH_PH_RUNNING) {
+    morph__launch_phase_set(r, MORPH__LAUNCH_PH_ENDING, r->opt->exit_timeout);
+  }
+}
+
+static void on_message(struct morph__launch *r, const morph__msg *m)
+{
+  morph__say(&r->log, 2, "<- job: %s", morph__msg_kind_name(m->kind));
+  switch (m->kind) {
+  case MORPH__MSG_HELLO: on_hello(r, m); return;
+  case MORPH__MSG_PROGRESS: morph__launch_relay_send(r, m, 0); return;
+  case MORPH__MSG_LIMITS: on_limits(r, m); return;
+  case MORPH__MSG_ACK: on_ack(r, m); return;
+  case MORPH__MSG_BYE: on_bye(r, m); return;
+  case MORPH__MSG_ERROR: morph__say(&r->log, 0, "the job reports an error: %s", m->text); return;
+  default: send_error(&r->job, "morph run does not take this message from a job");
+  }
+}
+
+/* The job's connection is gone: the job is ending. */
+static void job_drop(struct morph__launch *r, const char *why)
+{
+  morph__conn_close(&r->job);
+  r->job_hello = 0;
+  if (r->dec.active && r->dec.acked == 0)
+    morph__launch_decision_lost(r, why);
+  if (r->early.active && !r->early_acked) {
+    r->early.active = 0, r->next_sched--; /* counted as not applied */
+  }
+  if (r->phase != MORPH__LAUNCH_PH_RUNNING)
+    return;
+  if (!r->job_bye)
+    morph__say(&r->log, 0, "the job's connection dropped without BYE (%s); waiting for mpirun",
+               why);
+  morph__launch_phase_set(r, MORPH__LAUNCH_PH_ENDING, r->opt->exit_timeout);
+}
+
+void morph__launch_server_read(struct morph__launch *r)
+{
+  for (;;) {
+    morph__msg m;
+    char err[256] = "";
+    int rc = morph__recv(&r->job, &m, 0, err, sizeof err);
+    if (rc == 0)
+      return;
+    if (rc == 1) {
+      on_message(r, &m);
+      if (r->job.fd < 0)
+        return;
+      continue;
+    }
+    /* A bad line is skipped; a full buffer without a line end can never
+     * become a message, so that connection is given up. */
+    if (rc == MORPH_EPROTO && r->job.len < sizeof r->job.buf) {
+      morph__say(&r->log, 0, "bad message from the job: %s", err);
+      send_error(&r->job, err);
+      continue;
+    }
+    job_drop(r, "connection closed");
+    return;
+  }
+}

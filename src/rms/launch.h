@@ -1,0 +1,36 @@
+/*
+ * Starting a job's `morph run` (the embedded backend's launcher): in a
+ * session of its own (a Ctrl-C meant for morphd's terminal does not reach
+ * it and it survives morphd), stdout and stderr in the job's files,
+ * relaying to morphd's socket under the job's id.
+ */
+#ifndef MORPH_RMS_LAUNCH_H
+#define MORPH_RMS_LAUNCH_H
+
+#include <limits.h>
+#include <sys/types.h>
+
+#include "rms/backend.h"
+
+typedef struct morph__launcher {
+  char path[PATH_MAX]; /* morph-run */
+  char socket[108];    /* morphd's socket */
+  char outdir[PATH_MAX]; /* where job hostfiles go */
+} morph__launcher;
+
+/* Fills l: `path` NULL means morph-run next to the running program.
+ * Errors: MORPH_EIO (cannot find my own folder), MORPH_EINVAL (a path too
+ * long); message in err. */
+int morph__launcher_init(morph__launcher *l, const char *path, const char *socket,
+                         const char *outdir, char *err, size_t errsize);
+
+/* Forks `morph-run --server SOCK --job-id ID -n SIZE [--min --max --pref]
+ * [--hostfile F] -- argv` for a job on job->alloc; with `nodes` (NULL: this
+ * machine, no hostfile) it first writes <outdir>/<id>.hosts with one
+ * "host slots=N" line per piece. Errors: MORPH_EINVAL (too many
+ * arguments), MORPH_EIO (hostfile), MORPH_ESPAWN (fork failed); nothing
+ * runs then. */
+int morph__launcher_run(const morph__launcher *l, const morph__job *job, const morph__node *nodes,
+                        pid_t *pid);
+
+#endif

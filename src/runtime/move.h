@@ -1,0 +1,19 @@
+/*
+ * The live mechanism's data movement: registrations moved in memory over
+ * the window's communicator by the redistribution engine (move.c).
+ */
+#ifndef MORPH_RUNTIME_MOVE_H
+#define MORPH_RUNTIME_MOVE_H
+
+#include "runtime/window.h"
+
+/* Moves every registration in memory from old_size to new_size processes
+ * over w->newcomm, into w->newbufs (move.c). Old buffers are not touched. */
+int morph__data_move(morph_ctx *ctx, morph__window *w);
+
+/* Installs w->newbufs as the registrations' buffers (commit) or frees them
+ * (rollback) (move.c). */
+void morph__data_install(morph_ctx *ctx, morph__window *w);
+void morph__data_discard(morph_ctx *ctx, morph__window *w);
+
+#endif /* MORPH_RUNTIME_MOVE_H */

@@ -1,0 +1,70 @@
+/*
+ * The adaptation window (window.c) and the two mechanisms behind it
+ * (live.c, relaunch.c): what they share about one reconfiguration, the
+ * interface the window drives them through, and their entry points for
+ * processes that arrive by a reconfiguration.
+ */
+#ifndef MORPH_RUNTIME_WINDOW_H
+#define MORPH_RUNTIME_WINDOW_H
+
+#include "runtime/ctx.h"
+
+/* What every process knows about one reconfiguration once it has begun.
+ * Broadcast by rank 0 and, for a live expansion, sent to the joiners. */
+typedef struct morph__window {
+  int id;               /* decision id */
+  int seq;              /* ctx->reconf_seq of this attempt */
+  int old_size, new_size;
+  morph_mechanism mechanism;
+  int64_t iteration;
+  double step_timeout;
+  double t0;            /* morph__now() when the window opened (rank 0) */
+  /* filled while it runs */
+  MPI_Comm newcomm;     /* live: the merged (grow) or current (shrink)
+                           communicator spanning old and new processes */
+  MPI_Comm intercomm;   /* live grow: the spawn intercommunicator */
+  MPI_Comm spawncomm;   /* live grow: throwaway copy of the old
+                           communicator the spawn runs on, so that a hung
+                           spawn cannot poison the application's */
+  MPI_Comm staycomm;    /* the processes present before and after; they
+                           decide commit or rollback (NULL on the others) */
+  int nonstay_lo, nonstay_hi; /* ranks of newcomm that are joiners or
+                           leavers: [lo, hi) */
+  int abandoned;        /* a transfer timed out: its buffers belong to MPI
+                           now and must not be freed */
+  int spawn_hung;       /* the spawn thread never returned */
+  int joiner;           /* this process was created for this window */
+  void **newbufs;       /* per registration: the new local part */
+  int64_t *newcounts;   /* per registration: its length */
+  int64_t bytes;        /* bytes this process received from others (the
+                           relaunch: wrote); after the vote, on the
+                           stayers: the window's total */
+  char checkpoint[512]; /* relaunch */
+  char why[256];        /* reason of a failure */
+} morph__window;
+
+/* The two mechanisms behind one interface (live.c, relaunch.c). Every
+ * function is collective over the processes of the window and returns
+ * MORPH_OK or an error after which the window rolls back. */
+typedef struct morph__mech_ops {
+  const char *name;
+  int (*prepare)(morph_ctx *ctx, morph__window *w);  /* joiners / nothing */
+  int (*move)(morph_ctx *ctx, morph__window *w);     /* data to its owners */
+  int (*commit)(morph_ctx *ctx, morph__window *w);   /* switch to new size */
+  void (*rollback)(morph_ctx *ctx, morph__window *w);/* back to old size */
+} morph__mech_ops;
+
+extern const morph__mech_ops morph__mech_live;
+extern const morph__mech_ops morph__mech_relaunch;
+
+/* Runs the adaptation window of a decision (window.c). Collective. */
+int morph__window_run(morph_ctx *ctx, morph__window *w);
+
+/* Joiner side of a live expansion, from morph_open (live.c). */
+int morph__live_join(morph_ctx *ctx, MPI_Comm parent);
+
+/* Relaunched side, from morph_open and the first morph_point (relaunch.c). */
+int morph__relaunch_open(morph_ctx *ctx, const char *checkpoint);
+int morph__relaunch_restore(morph_ctx *ctx);
+
+#endif /* MORPH_RUNTIME_WINDOW_H */

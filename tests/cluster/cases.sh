@@ -1,0 +1,225 @@
+#!/bin/bash
+# Cases of the emulated cluster (scripts/cluster.sh), one per CTest test:
+# cases.sh <case>. The instance is $MORPH_CLUSTER; "up" and "down" are the
+# CTest fixture that brings it up with 3 nodes and takes it down, the other
+# cases use it and leave it as they found it. Every step has a time limit.
+# Needs CLUSTER_SH; the spawn cases SPAWN_HOST (spawn-host.ompi).
+set -u
+CASE=$1
+C=${CLUSTER_SH:?}
+N=3
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+
+if [ "$EUID" -ne 0 ] && [ "$CASE" != not-root ]; then
+  echo "cluster tests need root (namespaces, a bridge, daemons): skipped"
+  exit 77
+fi
+
+fail() {
+  echo "FAIL ($CASE): $*"
+  timeout 10 bash "$C" status
+  exit 1
+}
+
+# on HOST CMD...: CMD on a host of the cluster, at most 30 s.
+on() { timeout 30 bash "$C" exec "$@"; }
+
+expect_eq() { # WHAT GOT WANT
+  [ "$2" = "$3" ] || fail "$1: got '$2', expected '$3'"
+}
+
+# tcp_banner FROM TO: the first line TO's sshd sends to FROM, by name.
+tcp_banner() {
+  on "$1" timeout 3 bash -c "exec 3<>/dev/tcp/$2/22 && head -c 7 <&3" 2>/dev/null
+}
+
+case_up() {
+  timeout 60 bash "$C" up $N || fail "up $N failed"
+  timeout 10 bash "$C" status || fail "status is not 0 after up"
+}
+
+case_hostnames() {
+  local i addr
+  expect_eq "head's hostname" "$(on head hostname)" head
+  for ((i = 1; i <= N; i++)); do
+    expect_eq "hostname of node$i" "$(on node$i hostname)" "node$i"
+    addr=$(bash "$C" addr node$i)
+    expect_eq "address of node$i" "$(on node$i ip -4 -o addr show dev eth0 | awk '{print $4}')" "$addr/27"
+    expect_eq "routes of node$i" "$(on node$i ip -4 route | wc -l)" 1
+    on node$i ip -4 route get 192.0.2.1 >/dev/null 2>&1 && fail "node$i has a route out of the cluster"
+    expect_eq "node$i's view of its own name" "$(on node$i getent hosts node$i | awk '{print $1}')" "$addr"
+  done
+  expect_eq "head's view of node1" "$(on head getent hosts node1 | awk '{print $1}')" "$(bash "$C" addr node1)"
+  on head getent hosts example.com && fail "a name outside the hosts file resolved"
+  true
+}
+
+case_tcp_by_name() {
+  local i j
+  for ((i = 1; i <= N; i++)); do
+    expect_eq "head -> node$i" "$(tcp_banner head node$i)" SSH-2.0
+    for ((j = 1; j <= N; j++)); do
+      [ $i -eq $j ] && continue
+      expect_eq "node$i -> node$j" "$(tcp_banner node$i node$j)" SSH-2.0
+    done
+  done
+}
+
+case_ssh() {
+  local i cfg
+  cfg=$(bash "$C" env | sed -n 's/^export MORPH_CLUSTER_SSH_CONFIG=//p')
+  for ((i = 1; i <= N; i++)); do
+    expect_eq "ssh head -> node$i" "$(timeout 30 bash "$C" ssh node$i hostname)" "node$i"
+  done
+  expect_eq "ssh node1 -> node$N" "$(on node1 ssh -F "$cfg" node$N hostname)" "node$N"
+  expect_eq "ssh node$N -> node1" "$(on node$N ssh -F "$cfg" node1 hostname)" node1
+  # The client config refuses every destination outside the cluster.
+  on head ssh -F "$cfg" example.com true 2>/dev/null && fail "ssh left the cluster"
+  true
+}
+
+case_munge() {
+  local h cred
+  for h in head $(seq -f 'node%g' 1 $N); do
+    on "$h" sh -c 'munge -n | unmunge' | grep -q 'STATUS: *Success' ||
+      fail "munge round trip on $h"
+  done
+  cred=$(on node1 munge -n -s "from node1")
+  expect_eq "payload made on node1, decoded on node$N" \
+    "$(echo "$cred" | on node$N unmunge --metadata=/dev/null)" "from node1"
+}
+
+# mpirun of 6 ranks on 3 hosts, from the head, over ssh (or the agent).
+mpirun_6() {
+  local out
+  eval "$(bash "$C" env "$@")"
+  out=$(on head mpirun -np 6 --host node1:2,node2:2,node3:2 hostname | sort | xargs)
+  expect_eq "hosts of 6 ranks" "$out" "node1 node1 node2 node2 node3 node3"
+}
+
+case_mpirun() { mpirun_6; }
+case_mpirun_agent() { mpirun_6 --agent; }
+
+# spawn KEY: 2 parents on node1 spawn 2 children with KEY=node3:2; the
+# hostfile lists all nodes (mpirun starts its daemons there at launch:
+# Open MPI 4.1 cannot add a host outside its allocation).
+spawn() {
+  local out
+  [ -x "${SPAWN_HOST:-}" ] || { echo "no spawn-host.ompi: skipped"; exit 77; }
+  eval "$(bash "$C" env)"
+  out=$(on head timeout 25 mpirun -np 2 --hostfile "$MORPH_CLUSTER_HOSTFILE" \
+    "$SPAWN_HOST" "$1" node3:2 2) || fail "spawn with $1=node3:2 failed: $out"
+  echo "$out"
+  expect_eq "parents' hosts" "$(grep '^parent' <<<"$out" | awk '{print $4}' | xargs)" "node1 node1"
+  expect_eq "children's hosts" "$(grep '^child' <<<"$out" | awk '{print $4}' | xargs)" "node3 node3"
+}
+
+case_spawn_add_host() { spawn add-host; }
+case_spawn_host() { spawn host; }
+
+case_private_tmp() {
+  local f=/tmp/cluster-test-ckpt-$$
+  on node1 sh -c "echo data > $f" || fail "cannot write $f on node1"
+  expect_eq "$f on node1" "$(on node1 cat $f)" data
+  on node2 test -e $f && fail "node1's $f is visible on node2"
+  [ -e $f ] && fail "node1's $f is visible on the machine"
+  on head test -e $f && fail "node1's $f is visible on the head"
+  on node1 rm -f $f
+  # The project's files are the same everywhere.
+  expect_eq "$C seen from node2" "$(on node2 md5sum "$C" | cut -d' ' -f1)" "$(md5sum "$C" | cut -d' ' -f1)"
+}
+
+case_up_twice() {
+  local before after
+  before=$(timeout 10 bash "$C" status) || fail "status before"
+  timeout 60 bash "$C" up $N || fail "second up failed"
+  after=$(timeout 10 bash "$C" status) || fail "status after the second up"
+  expect_eq "hosts and daemons after a second up" "$after" "$before"
+  timeout 10 bash "$C" up $((N + 1)) 2>/dev/null && fail "up with another size succeeded"
+  true
+}
+
+case_link() {
+  bash "$C" link node$N down || fail "link down"
+  timeout 10 bash "$C" status | grep -q "node$N .*link DOWN" || fail "status does not show the link down"
+  [ -z "$(tcp_banner node1 node$N)" ] || fail "node$N answers with its link down"
+  bash "$C" link node$N up || fail "link up"
+  expect_eq "node1 -> node$N after link up" "$(tcp_banner node1 node$N)" SSH-2.0
+}
+
+case_kill() {
+  on node$N sh -c 'echo x > /tmp/before-kill'
+  timeout 30 bash "$C" kill node$N || fail "kill node$N"
+  timeout 10 bash "$C" status >/dev/null && fail "status is 0 with node$N killed"
+  timeout 10 bash "$C" status | grep -q "node$N .*holder DEAD" || fail "status does not show node$N dead"
+  [ -z "$(tcp_banner node1 node$N)" ] || fail "killed node$N answers"
+  timeout 60 bash "$C" up $N || fail "up after kill"
+  expect_eq "node1 -> node$N after reboot" "$(tcp_banner node1 node$N)" SSH-2.0
+  on node$N test -e /tmp/before-kill && fail "node$N's /tmp survived its kill"
+  timeout 10 bash "$C" status >/dev/null || fail "status is not 0 after up"
+}
+
+# check_gone NAME SLOT: nothing of instance NAME (slot SLOT) is left.
+check_gone() {
+  local st=${MORPH_CLUSTER_ROOT:-/run/morph-cluster}/$1
+  ip link show "morphbr$2" >/dev/null 2>&1 && fail "bridge morphbr$2 left"
+  ip -o link show | grep -q ": morph$2n[0-9]*@" && fail "a veth of slot $2 left"
+  [ -z "$(ip -4 -o addr show to "198.18.0.$((32 * $2))/27")" ] || fail "an address of slot $2 left"
+  pgrep -f "morph-cluster-hold $1 " >/dev/null && fail "a holder of $1 left"
+  pgrep -f "$st/" >/dev/null && fail "a process of $1 left: $(pgrep -af "$st/")"
+  [ -e "$st" ] && fail "state folder $st left"
+  [ -e "$st.lock" ] && fail "lock file $st.lock left"
+  true
+}
+
+slot_of() { # NAME
+  local a
+  a=$(bash "$C" --name "$1" addr head) || return 1
+  echo $((${a##*.} / 32))
+}
+
+case_down() {
+  local slot
+  slot=$(slot_of "$MORPH_CLUSTER") || slot=""
+  timeout 60 bash "$C" down || fail "down failed"
+  [ -z "$slot" ] || check_gone "$MORPH_CLUSTER" "$slot"
+}
+
+# Two more instances come up at the same time, on distinct /27s, and go
+# down, three times.
+case_cycles() {
+  local a=$MORPH_CLUSTER-a b=$MORPH_CLUSTER-b k sa sb
+  trap 'bash "$C" --name "$a" down >/dev/null 2>&1; bash "$C" --name "$b" down >/dev/null 2>&1' EXIT
+  for k in 1 2 3; do
+    timeout 60 bash "$C" --name "$a" up 2 >/dev/null &
+    timeout 60 bash "$C" --name "$b" up 1 >/dev/null || fail "cycle $k: up of $b"
+    wait $! || fail "cycle $k: up of $a"
+    sa=$(slot_of "$a") && sb=$(slot_of "$b") || fail "cycle $k: no slots"
+    [ "$sa" != "$sb" ] || fail "cycle $k: $a and $b share slot $sa"
+    expect_eq "cycle $k: $a node2" "$(timeout 10 bash "$C" --name "$a" exec node2 hostname)" node2
+    expect_eq "cycle $k: $b node1 -> head" \
+      "$(timeout 10 bash "$C" --name "$b" exec node1 getent hosts head | awk '{print $1}')" \
+      "198.18.0.$((32 * sb + 1))"
+    timeout 60 bash "$C" --name "$a" down || fail "cycle $k: down of $a"
+    timeout 60 bash "$C" --name "$b" down || fail "cycle $k: down of $b"
+    check_gone "$a" "$sa"
+    check_gone "$b" "$sb"
+  done
+}
+
+case_not_root() {
+  local out rc
+  if [ "$EUID" -eq 0 ]; then
+    out=$(setpriv --reuid=65534 --regid=65534 --clear-groups bash "$C" status 2>&1)
+  else
+    out=$(bash "$C" status 2>&1)
+  fi
+  rc=$?
+  expect_eq "exit status without root" "$rc" 77
+  grep -q "needs root" <<<"$out" || fail "no clear message: $out"
+}
+
+fn=case_${CASE//-/_}
+declare -F "$fn" >/dev/null || { echo "no case $CASE"; exit 2; }
+"$fn"
+echo "PASS ($CASE)"

@@ -1,0 +1,422 @@
+/*
+ * morphd's scheduler against the backend seam, with a test backend whose
+ * grow and release complete only when the test says so (as Slurm's do,
+ * ~0.4 s later, or never), whose nodes can go down, and which may leave
+ * starting jobs to its own resource manager. The real backend is tested
+ * end to end by cases.sh; this checks the asynchronous paths that the
+ * embedded backend, which completes everything at once, never takes.
+ * Each cmocka_unit_test is its own ctest test.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <sqlite3.h>
+
+#include "morph/error.h"
+#include "rms/morphd.h"
+
+/* Two nodes of 2 slots; completions queued by the test. */
+typedef struct fake {
+  morph__backend base;
+  morph__node nodes[2];
+  morph__backend_event q[8];
+  int nq;
+  int grows, releases, starts, stops;
+} fake;
+
+static fake *self(morph__backend *b)
+{
+  return (fake *)b;
+}
+
+static void book(fake *f, const morph__alloc *a, int sign)
+{
+  for (int k = 0; k < a->n; k++)
+    f->nodes[a->v[k].node].used += sign * a->v[k].slots;
+}
+
+static void fake_close(morph__backend *b)
+{
+  (void)b;
+}
+
+static int fake_read(morph__backend *b, morph__backend_view *v)
+{
+  v->unit = MORPH_POLICY_UNIT_SLOT;
+  v->nodes = self(b)->nodes;
+  v->nnodes = 2;
+  return MORPH_OK;
+}
+
+static int fake_start(morph__backend *b, morph__job *job)
+{
+  book(self(b), &job->alloc, 1);
+  self(b)->starts++;
+  return MORPH_OK;
+}
+
+static int fake_hold(morph__backend *b, const morph__job *job, const morph__alloc *pieces)
+{
+  (void)job;
+  book(self(b), pieces, 1);
+  return MORPH_OK;
+}
+
+static int fake_grow(morph__backend *b, const morph__job *job, int req, const morph__alloc *pieces)
+{
+  (void)job, (void)req;
+  book(self(b), pieces, 1); /* asked for: nobody else gets them meanwhile */
+  self(b)->grows++;
+  return MORPH_OK;
+}
+
+static int fake_release(morph__backend *b, const morph__job *job, int req,
+                        const morph__alloc *pieces)
+{
+  (void)job, (void)req, (void)pieces;
+  self(b)->releases++;
+  return MORPH_OK;
+}
+
+static void fake_drop(morph__backend *b, const morph__job *job)
+{
+  book(self(b), &job->alloc, -1);
+  book(self(b), &job->extra, -1);
+}
+
+static int fake_stop(morph__backend *b, const morph__job *job)
+{
+  (void)job;
+  self(b)->stops++;
+  return MORPH_OK;
+}
+
+static int fake_next(morph__backend *b, morph__backend_event *ev)
+{
+  fake *f = self(b);
+  if (f->nq == 0)
+    return 0;
+  *ev = f->q[0];
+  memmove(f->q, f->q + 1, (size_t)(--f->nq) * sizeof *f->q);
+  return 1;
+}
+
+static const morph__backend_ops fake_ops = {
+  .name = "fake", .close = fake_close, .read = fake_read, .start = fake_start,
+  .hold = fake_hold, .grow = fake_grow, .release = fake_release, .drop = fake_drop,
+  .stop = fake_stop, .next = fake_next,
+};
+
+/* Slurm-like: the resource manager starts jobs, morphd does not. */
+static const morph__backend_ops fake_ops_rm_starts = {
+  .name = "fake", .close = fake_close, .read = fake_read, .grow = fake_grow,
+  .release = fake_release, .drop = fake_drop, .stop = fake_stop, .next = fake_next,
+};
+
+static void push(fake *f, morph__backend_event_kind kind, int64_t job, int req, int outcome)
+{
+  morph__backend_event *ev = &f->q[f->nq++];
+  memset(ev, 0, sizeof *ev);
+  ev->kind = kind, ev->job = job, ev->req = req, ev->outcome = outcome, ev->status = -1;
+}
+
+typedef struct rig {
+  fake f;
+  morph__daemon d;
+  int peer; /* the job side of the relay connection */
+  char dir[64];
+} rig;
+
+static rig *rig_new(const morph__backend_ops *ops)
+{
+  rig *r = calloc(1, sizeof *r);
+  assert_non_null(r);
+  r->f.base.ops = ops;
+  for (int n = 0; n < 2; n++) {
+    snprintf(r->f.nodes[n].host, sizeof r->f.nodes[n].host, "node%d", n + 1);
+    r->f.nodes[n].slots = 2;
+  }
+  morph__daemon *d = &r->d;
+  d->log = (morph__sayer){.prog = "test-morphd-seam", .verbose = 0};
+  d->be = &r->f.base;
+  d->next_job = d->next_resize = 1;
+  d->listen_fd = -1;
+  for (int i = 0; i < MORPH__MAX_CLIENTS; i++)
+    d->clients[i].fd = -1;
+  snprintf(r->dir, sizeof r->dir, "/tmp/test-morphd-seam-XXXXXX");
+  assert_non_null(mkdtemp(r->dir));
+  char path[128], err[256];
+  snprintf(path, sizeof path, "%s/journal.db", r->dir);
+  assert_int_equal(morph__journal_open(path, 0, &d->journal, err, sizeof err), MORPH_OK);
+  assert_int_equal(morph_policy_create("dmr+easy", NULL, &d->policy), MORPH_OK);
+  morph_policy_actions_init(&d->acts);
+  int sv[2];
+  assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+  d->clients[0] = (morph__client){.fd = sv[0], .type = MORPH__C_JOB, .buf = malloc(16)};
+  r->peer = sv[1];
+  return r;
+}
+
+static void rig_free(rig *r)
+{
+  morph__daemon_fini(&r->d);
+  close(r->peer);
+  char path[128];
+  for (int k = 0; k < 3; k++) {
+    snprintf(path, sizeof path, "%s/journal.db%s", r->dir, (const char *[]){"", "-wal", "-shm"}[k]);
+    unlink(path);
+  }
+  rmdir(r->dir);
+  free(r);
+}
+
+/* A job in `state` holding `alloc` ("" for none); RUNNING jobs are
+ * malleable, connected on client 0 and ready to resize. */
+static morph__job *job_add(rig *r, morph__jstate state, const char *alloc)
+{
+  morph__job *j = calloc(1, sizeof *j);
+  assert_non_null(j);
+  morph__job_init(j);
+  const char *argv[] = {"/bin/app"};
+  morph__job_set_argv(j, 1, argv);
+  j->id = r->d.next_job;
+  j->kind = MORPH_KIND_MALLEABLE;
+  j->min = 1, j->pref = 2, j->max = 4, j->req_min = j->req_max = 2;
+  j->state = state;
+  assert_int_equal(morph__alloc_parse(&j->alloc, alloc), MORPH_OK);
+  j->size = morph__alloc_total(&j->alloc);
+  book(&r->f, &j->alloc, 1);
+  if (state == MORPH__J_RUNNING) {
+    j->conn = 0, j->ready = 1;
+    r->d.clients[0].job = j->id;
+  }
+  assert_int_equal(morph__job_add(&r->d, j), MORPH_OK);
+  return j;
+}
+
+/* The next message morphd sent the job; 0 if there is none. */
+static int received(rig *r, morph__msg *m)
+{
+  char line[4096], err[128];
+  ssize_t n = recv(r->peer, line, sizeof line - 1, MSG_DONTWAIT);
+  if (n <= 0)
+    return 0;
+  line[n] = '\0';
+  assert_int_equal(morph__msg_decode(line, m, err, sizeof err), MORPH_OK);
+  return 1;
+}
+
+static void ack(rig *r, morph__job *job, int id, int outcome, int new_size)
+{
+  morph__msg a;
+  morph__msg_init(&a, MORPH__MSG_ACK);
+  a.id = id, a.outcome = outcome, a.new_size = new_size;
+  morph__resize_ack(&r->d, job, &a);
+}
+
+static morph__alloc pieces(const char *text)
+{
+  morph__alloc a;
+  morph__alloc_init(&a);
+  assert_int_equal(morph__alloc_parse(&a, text), MORPH_OK);
+  return a;
+}
+
+static void assert_alloc(const morph__alloc *a, const char *text)
+{
+  char buf[64];
+  morph__alloc_format(a, buf, sizeof buf);
+  assert_string_equal(buf, text);
+}
+
+static int journal_count(rig *r, const char *sql)
+{
+  sqlite3_stmt *st;
+  assert_int_equal(sqlite3_prepare_v2(morph__journal_db(r->d.journal), sql, -1, &st, NULL),
+                   SQLITE_OK);
+  assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+  int n = sqlite3_column_int(st, 0);
+  sqlite3_finalize(st);
+  return n;
+}
+
+/* Nothing of a resize is left: not in flight, nothing held without
+ * processes, not counted against the job, and the books agree. */
+static void assert_settled(rig *r, const morph__job *j, int size)
+{
+  assert_int_equal(j->rz_id, 0);
+  assert_int_equal(j->size, size);
+  assert_alloc(&j->extra, "");
+  assert_int_equal(j->failed_resizes, 0);
+  assert_int_equal(morph__jobs_check_books(&r->d), MORPH_OK);
+}
+
+/* The job is told nothing until the backend has granted the slots; then
+ * RESIZE names the granted hosts and a good ACK makes them the job's. */
+static void seam_grow_granted_later_then_acked(void **state)
+{
+  (void)state;
+  rig *r = rig_new(&fake_ops);
+  morph__job *j = job_add(r, MORPH__J_RUNNING, "0:2");
+  morph__alloc more = pieces("1:2");
+  int id = morph__resize_expand(&r->d, j, 4, &more);
+  morph__msg m;
+  assert_true(id > 0);
+  assert_int_equal(r->f.grows, 1);
+  assert_int_equal(j->rz_phase, MORPH__P_GROW);
+  assert_alloc(&j->extra, "1:2");
+  assert_int_equal(received(r, &m), 0);
+  assert_int_equal(morph__jobs_check_books(&r->d), MORPH_OK);
+  push(&r->f, MORPH__BE_GROWN, j->id, id, MORPH_OK);
+  snprintf(r->f.q[0].hosts, sizeof r->f.q[0].hosts, "node2,node2");
+  morph__events_drain(&r->d);
+  assert_int_equal(received(r, &m), 1);
+  assert_int_equal(m.kind, MORPH__MSG_RESIZE);
+  assert_int_equal(m.size, 4);
+  assert_string_equal(m.hosts, "node2,node2");
+  assert_int_equal(j->rz_phase, MORPH__P_SENT);
+  ack(r, j, id, MORPH_OK, 4);
+  assert_alloc(&j->alloc, "0:2,1:2");
+  assert_settled(r, j, 4);
+  morph__alloc_free(&more);
+  rig_free(r);
+}
+
+/* A grow the backend refuses later fails the resize, but not because of
+ * the job: it does not count against max_failed_resizes. */
+static void seam_grow_refused_later_is_not_the_jobs_failure(void **state)
+{
+  (void)state;
+  rig *r = rig_new(&fake_ops);
+  morph__job *j = job_add(r, MORPH__J_RUNNING, "0:2");
+  morph__alloc more = pieces("1:1");
+  int id = morph__resize_expand(&r->d, j, 3, &more);
+  book(&r->f, &more, -1); /* what a backend that refuses has not booked */
+  push(&r->f, MORPH__BE_GROWN, j->id, id, MORPH_EBUSY);
+  morph__events_drain(&r->d);
+  morph__msg m;
+  assert_int_equal(received(r, &m), 0);
+  assert_int_equal(journal_count(r, "SELECT COUNT(*) FROM resizes WHERE state = 'failed'"), 1);
+  assert_settled(r, j, 2);
+  morph__alloc_free(&more);
+  rig_free(r);
+}
+
+/* A START waiting for a shrink starts only when the backend reports the
+ * released slots free, not when the job's ACK arrives. */
+static void seam_waiting_start_needs_the_release_not_the_ack(void **state)
+{
+  (void)state;
+  rig *r = rig_new(&fake_ops);
+  morph__job *big = job_add(r, MORPH__J_RUNNING, "0:2,1:2");
+  morph__alloc give = pieces("1:2");
+  int id = morph__resize_shrink(&r->d, big, 2, &give);
+  morph__msg m;
+  assert_int_equal(received(r, &m), 1);
+  assert_int_equal(m.size, 2);
+  morph__job *next = job_add(r, MORPH__J_STARTING, "");
+  next->rz_id = id, next->rz_to = 2;
+  morph__alloc_copy(&next->plan, &give);
+  ack(r, big, id, MORPH_OK, 2);
+  assert_int_equal(r->f.releases, 1);
+  assert_int_equal(big->size, 2);
+  assert_int_equal(big->rz_phase, MORPH__P_RELEASE); /* still resizing */
+  assert_alloc(&big->extra, "1:2");
+  assert_int_equal(next->state, MORPH__J_STARTING);
+  assert_int_equal(morph__jobs_check_books(&r->d), MORPH_OK);
+  book(&r->f, &give, -1); /* the backend frees them, then says so */
+  push(&r->f, MORPH__BE_RELEASED, big->id, id, MORPH_OK);
+  morph__events_drain(&r->d);
+  assert_settled(r, big, 2);
+  assert_int_equal(next->state, MORPH__J_RUNNING);
+  assert_int_equal(r->f.starts, 1);
+  assert_alloc(&next->alloc, "1:2");
+  morph__alloc_free(&give);
+  rig_free(r);
+}
+
+/* A node going down stops the jobs that run there; they end as failed,
+ * saying why, whatever their exit status. Others are left alone. */
+static void seam_node_down_fails_its_jobs_with_the_reason(void **state)
+{
+  (void)state;
+  rig *r = rig_new(&fake_ops);
+  morph__job *there = job_add(r, MORPH__J_RUNNING, "1:2");
+  morph__job *elsewhere = job_add(r, MORPH__J_RUNNING, "0:1");
+  r->f.nodes[1].state = MORPH_POLICY_NODE_DOWN;
+  push(&r->f, MORPH__BE_NODE, 0, 0, MORPH_OK);
+  r->f.q[0].node = 1, r->f.q[0].state = MORPH_POLICY_NODE_DOWN;
+  snprintf(r->f.q[0].text, sizeof r->f.q[0].text, "link lost");
+  morph__events_drain(&r->d);
+  assert_int_equal(r->f.stops, 1);
+  assert_int_equal(there->state, MORPH__J_RUNNING); /* until its processes are gone */
+  push(&r->f, MORPH__BE_ENDED, there->id, 0, MORPH_OK);
+  r->f.q[0].known = 1, r->f.q[0].status = 0;
+  morph__events_drain(&r->d);
+  assert_int_equal(there->state, MORPH__J_FAILED);
+  assert_non_null(strstr(there->note, "node2 is down: link lost"));
+  assert_int_equal(elsewhere->state, MORPH__J_RUNNING);
+  assert_int_equal(journal_count(r, "SELECT COUNT(*) FROM events WHERE kind = 'node'"), 1);
+  assert_int_equal(morph__jobs_check_books(&r->d), MORPH_OK);
+  rig_free(r);
+}
+
+/* Where the resource manager starts jobs itself, a START is not morphd's
+ * to carry out: the job stays pending, nothing is booked or failed. */
+static void seam_start_left_to_the_resource_manager(void **state)
+{
+  (void)state;
+  rig *r = rig_new(&fake_ops_rm_starts);
+  morph__job *j = job_add(r, MORPH__J_PENDING, "");
+  morph__alloc where = pieces("0:2");
+  assert_int_equal(morph__job_start(&r->d, j, &where, 2), MORPH_ENOSYS);
+  assert_int_equal(j->state, MORPH__J_PENDING);
+  assert_alloc(&j->alloc, "");
+  assert_int_equal(journal_count(r, "SELECT COUNT(*) FROM resizes"), 0);
+  assert_int_equal(morph__jobs_check_books(&r->d), MORPH_OK);
+  morph__alloc_free(&where);
+  rig_free(r);
+}
+
+/* morphd restarted after asking for slots but before telling the job:
+ * the grant is given back instead of leaving the job resizing forever. */
+static void seam_restart_gives_back_a_grow_never_told(void **state)
+{
+  (void)state;
+  rig *r = rig_new(&fake_ops);
+  morph__job *j = job_add(r, MORPH__J_RUNNING, "0:2");
+  morph__alloc more = pieces("1:2");
+  int id = morph__resize_expand(&r->d, j, 4, &more);
+  morph__resize_resume(&r->d, j); /* as after loading the journal */
+  assert_int_equal(r->f.releases, 1);
+  assert_int_equal(j->rz_phase, MORPH__P_RELEASE);
+  assert_int_equal(journal_count(r, "SELECT COUNT(*) FROM resizes WHERE state = 'failed'"), 1);
+  book(&r->f, &more, -1);
+  push(&r->f, MORPH__BE_RELEASED, j->id, id, MORPH_OK);
+  morph__events_drain(&r->d);
+  assert_settled(r, j, 2);
+  morph__alloc_free(&more);
+  rig_free(r);
+}
+
+int main(int argc, char **argv)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(seam_grow_granted_later_then_acked),
+    cmocka_unit_test(seam_grow_refused_later_is_not_the_jobs_failure),
+    cmocka_unit_test(seam_waiting_start_needs_the_release_not_the_ack),
+    cmocka_unit_test(seam_node_down_fails_its_jobs_with_the_reason),
+    cmocka_unit_test(seam_start_left_to_the_resource_manager),
+    cmocka_unit_test(seam_restart_gives_back_a_grow_never_told),
+  };
+  if (argc > 1)
+    cmocka_set_test_filter(argv[1]);
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

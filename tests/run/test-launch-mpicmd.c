@@ -1,0 +1,125 @@
+/* The mpirun / mpiexec command of a malleable job, built without a launch
+ * (as a resource manager's backend would): launcher, its options, the
+ * MORPH_* variables, extra arguments, -n, then the program. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "launch/mpicmd.h"
+#include "morph/error.h"
+
+extern char **environ;
+
+/* Leaves MORPH_SOCKET as the only MORPH_* variable, so the -x list is
+ * known. */
+static int one_morph_variable(void **state)
+{
+  (void)state;
+  for (char **e = environ; *e;) {
+    if (strncmp(*e, "MORPH_", 6) != 0) {
+      e++;
+      continue;
+    }
+    char name[256];
+    snprintf(name, sizeof name, "%.*s", (int)strcspn(*e, "="), *e);
+    unsetenv(name);
+  }
+  setenv("MORPH_SOCKET", "/tmp/x.sock", 1);
+  return 0;
+}
+
+/* Compares the built command with the expected words, NULL-terminated. */
+static void assert_command(const struct morph__launch_mpicmd *c, int np,
+                           const char *const *want)
+{
+  struct morph__launch_argv a;
+  assert_int_equal(morph__launch_mpi_command(c, np, &a), MORPH_OK);
+  int n = 0;
+  for (; want[n]; n++) {
+    assert_true(n < a.n);
+    assert_string_equal(a.v[n], want[n]);
+  }
+  assert_int_equal(a.n, n);
+  assert_null(a.v[a.n]);
+  morph__launch_argv_free(&a);
+}
+
+static void test_openmpi_with_recovery(void **state)
+{
+  (void)state;
+  char *app[] = {"./jacobi.ompi", "--iters", "80", NULL};
+  struct morph__launch_mpicmd c = {.mpi = MORPH__LAUNCH_MPI_OPENMPI, .app = app};
+  static const char *const want[] = {
+    "mpirun.openmpi", "--oversubscribe", "--enable-recovery", "--mca",
+    "orte_abort_on_non_zero_status", "0", "--mca", "orte_allowed_exit_without_sync", "1",
+    "-x", "MORPH_SOCKET", "-n", "4", "./jacobi.ompi", "--iters", "80", NULL,
+  };
+  assert_true(morph__launch_mpi_recovers(&c));
+  assert_command(&c, 4, want);
+}
+
+static void test_openmpi_hostfile_with_slots_no_recovery(void **state)
+{
+  (void)state;
+  char path[] = "/tmp/test-launch-mpicmd-XXXXXX";
+  int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  assert_int_equal(write(fd, "node1 slots=4\n", 14), 14);
+  close(fd);
+  char *app[] = {"prog", NULL};
+  const char *args[] = {"--bind-to", "none"};
+  struct morph__launch_mpicmd c = {.mpi = MORPH__LAUNCH_MPI_OPENMPI, .mpirun = "/opt/mpirun",
+                                   .hostfile = path, .args = args, .n_args = 2,
+                                   .no_recovery = 1, .app = app};
+  const char *const want[] = {
+    "/opt/mpirun", "--hostfile", path, "--mca", "orte_allowed_exit_without_sync", "1", "-x",
+    "MORPH_SOCKET", "--bind-to", "none", "-n", "2", "prog", NULL,
+  };
+  assert_false(morph__launch_mpi_recovers(&c));
+  assert_command(&c, 2, want);
+  unlink(path);
+}
+
+static void test_mpich_exports_everything(void **state)
+{
+  (void)state;
+  char *app[] = {"./cg.mpich", NULL};
+  struct morph__launch_mpicmd c = {.mpi = MORPH__LAUNCH_MPI_MPICH, .hostfile = "hosts",
+                                   .app = app};
+  static const char *const want[] = {
+    "mpiexec.mpich", "-genvall", "-f", "hosts", "-n", "3", "./cg.mpich", NULL,
+  };
+  assert_false(morph__launch_mpi_recovers(&c));
+  assert_command(&c, 3, want);
+}
+
+static void test_flavour_names(void **state)
+{
+  (void)state;
+  assert_int_equal(morph__launch_mpi_parse("mpich"), MORPH__LAUNCH_MPI_MPICH);
+  assert_int_equal(morph__launch_mpi_parse("openmpi"), MORPH__LAUNCH_MPI_OPENMPI);
+  assert_int_equal(morph__launch_mpi_parse("auto"), MORPH__LAUNCH_MPI_AUTO);
+  assert_int_equal(morph__launch_mpi_parse("lam"), -1);
+  assert_string_equal(morph__launch_mpi_name(MORPH__LAUNCH_MPI_MPICH), "mpich");
+  char why[128];
+  assert_int_equal(morph__launch_mpi_detect("bin/heat.mpich", why, sizeof why),
+                   MORPH__LAUNCH_MPI_MPICH);
+  assert_non_null(strstr(why, ".mpich"));
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test_setup(test_openmpi_with_recovery, one_morph_variable),
+    cmocka_unit_test_setup(test_openmpi_hostfile_with_slots_no_recovery, one_morph_variable),
+    cmocka_unit_test_setup(test_mpich_exports_everything, one_morph_variable),
+    cmocka_unit_test(test_flavour_names),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,185 @@
+#!/bin/bash
+# Cases of Slurm on the emulated cluster (scripts/slurm.sh), one per CTest
+# test: cases.sh <case>. The instance is $MORPH_CLUSTER; "up" and "down" are
+# the CTest fixture (4 nodes), the other cases use it and cancel their jobs.
+# Every wait has a time limit. Needs SLURM_SH; mpirun-in-sbatch SPAWN_HOST.
+set -u
+CASE=$1
+SLURM=${SLURM_SH:?}
+N=4
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+
+if [ "$EUID" -ne 0 ]; then
+  echo "Slurm tests need root (an emulated cluster, Slurm's daemons): skipped"
+  exit 77
+fi
+
+JOBS=()
+cleanup() {
+  [ ${#JOBS[@]} -eq 0 ] || s scancel "${JOBS[@]}" >/dev/null 2>&1
+  # The next case starts on idle nodes (a completing job delays an expander).
+  wait_for "nodes idle after cleanup" 30 idle_count_is $N
+}
+trap cleanup EXIT
+
+fail() {
+  echo "FAIL ($CASE): $*"
+  s squeue -o '%i %T %D %N %r' 2>&1
+  s sinfo -N -o '%N %T' 2>&1
+  exit 1
+}
+
+# s CMD...: a Slurm command on the head, with SLURM_CONF set, at most 60 s.
+s() { timeout 60 bash "$SLURM" exec "$@"; }
+
+expect_eq() { # WHAT GOT WANT
+  [ "$2" = "$3" ] || fail "$1: got '$2', expected '$3'"
+}
+
+# wait_for WHAT SECONDS CMD...: until CMD succeeds.
+wait_for() {
+  local what=$1 secs=$2 i
+  shift 2
+  for ((i = 0; i < secs * 5; i++)); do
+    "$@" && return 0
+    sleep 0.2
+  done
+  fail "$what: not after $secs s"
+}
+
+state_of() { s squeue -h -j "$1" -o %T 2>/dev/null; }
+is_running() { [ "$(state_of "$1")" = RUNNING ]; }
+is_gone() { [ -z "$(state_of "$1")" ]; }
+idle_count_is() { [ "$(s sinfo -h -N -t idle -o %N | sort -u | wc -l)" -eq "$1" ]; }
+nodes_of() { s squeue -h -j "$1" -o %N; }
+count_of() { s squeue -h -j "$1" -o %D; }
+
+# submit SBATCH-ARGS...: a batch job that sleeps; its id in JOB.
+submit() {
+  JOB=$(s sbatch --parsable -o /dev/null "$@" --wrap 'sleep 600') || fail "sbatch $*"
+  JOBS+=("$JOB")
+}
+
+# grow J K: K more nodes for J, as DESIGN.md: an expander allocation, its
+# nodes moved into J (NumNodes=0), then J takes them (NumNodes=ALL).
+grow() {
+  local j=$1 k=$2 out e
+  out=$(s salloc --no-shell -N "$k" --exclusive --dependency="expand:$j" 2>&1) ||
+    fail "expander for $j: $out"
+  e=$(sed -n 's/.*Granted job allocation \([0-9]*\).*/\1/p' <<<"$out")
+  [ -n "$e" ] || fail "expander for $j: no allocation in '$out'"
+  JOBS+=("$e")
+  s scontrol update JobId="$e" NumNodes=0 || fail "NumNodes=0 on expander $e"
+  s scontrol update JobId="$j" NumNodes=ALL || fail "NumNodes=ALL on $j"
+}
+
+case_up() {
+  trap - EXIT
+  timeout 120 bash "$SLURM" up $N || fail "slurm.sh up $N failed"
+  timeout 30 bash "$SLURM" status || fail "status is not 0 after up"
+}
+
+case_sinfo_idle() {
+  expect_eq "idle nodes" "$(s sinfo -h -N -t idle -o %N | sort -u | xargs)" "node1 node2 node3 node4"
+  expect_eq "node addresses" "$(s sinfo -h -N -o %o | sort -u | wc -l)" $N
+}
+
+case_srun_hostname() {
+  expect_eq "srun -N$N hostname" "$(s srun -N$N hostname | sort | xargs)" "node1 node2 node3 node4"
+}
+
+case_sbatch() {
+  local out
+  out=$(mktemp -p "$PWD" sbatch-XXXXXX.out)
+  JOB=$(s sbatch --parsable -N2 --ntasks-per-node=1 -o "$out" --wrap 'srun hostname; hostname -I') ||
+    fail "sbatch"
+  JOBS+=("$JOB")
+  wait_for "job $JOB done" 60 is_gone "$JOB"
+  expect_eq "accounting of job $JOB" "$(s sacct -n -X -j "$JOB" -o State | xargs)" COMPLETED
+  expect_eq "hosts of its step" "$(head -n2 "$out" | sort | xargs)" "node1 node2"
+  grep -q '^198\.18\.0\.' "$out" || fail "the batch host has no cluster address: $(cat "$out")"
+  rm -f "$out"
+}
+
+# Shrink by count (the batch host stays), then to a list of nodes to keep;
+# the freed node runs a pending exclusive job.
+case_shrink() {
+  local j x
+  submit -N$N --exclusive
+  j=$JOB
+  wait_for "job $j running" 30 is_running "$j"
+  submit -N1 --exclusive
+  x=$JOB
+  sleep 1
+  expect_eq "exclusive job $x on a full cluster" "$(state_of "$x")" PENDING
+  s scontrol update JobId="$j" NumNodes=3 || fail "shrink by count"
+  expect_eq "nodes of $j after NumNodes=3" "$(nodes_of "$j")" "node[1-3]"
+  wait_for "job $x on the freed node" 30 is_running "$x"
+  expect_eq "node of $x" "$(nodes_of "$x")" node4
+  s scontrol update JobId="$j" NodeList=node1,node3 || fail "shrink to a node list"
+  expect_eq "nodes of $j after NodeList=node1,node3" "$(nodes_of "$j")" "node[1,3]"
+}
+
+# Grow, grow, shrink, grow (more than one resize of a job: slurmdbd), and
+# sacct shows every size the job had.
+case_resize_cycle() {
+  local j sizes
+  submit -N1 --exclusive
+  j=$JOB
+  wait_for "job $j running" 30 is_running "$j"
+  grow "$j" 1
+  expect_eq "size of $j after grow" "$(count_of "$j")" 2
+  # slurmdbd keys a job's records by their start second: a size held less
+  # than a second is overwritten by the next one and never shows in sacct.
+  sleep 1.2
+  grow "$j" 1
+  expect_eq "size of $j after grow, grow" "$(count_of "$j")" 3
+  s scontrol update JobId="$j" NumNodes=1 || fail "shrink to 1"
+  expect_eq "size of $j after shrink" "$(count_of "$j")" 1
+  wait_for "freed nodes idle" 30 idle_count_is 3
+  grow "$j" 2
+  expect_eq "size of $j after grow by 2" "$(count_of "$j")" 3
+  s scancel "$j"
+  wait_for "job $j gone" 30 is_gone "$j"
+  sizes=$(s sacct -n -X -j "$j" -o NNodes | xargs)
+  echo "sacct sizes of $j: $sizes"
+  for want in 1 2 3; do
+    grep -qw "$want" <<<"$sizes" || fail "sacct shows no record of $j with $want nodes: $sizes"
+  done
+  [ "$(wc -w <<<"$sizes")" -ge 4 ] || fail "sacct shows fewer than 4 records of $j: $sizes"
+}
+
+# mpirun inside an sbatch allocation of 2 nodes: 4 ranks, and 2 parents on
+# the batch host spawning 2 children onto the other node.
+case_mpirun_in_sbatch() {
+  local out
+  [ -x "${SPAWN_HOST:-}" ] || { echo "no spawn-host.ompi: skipped"; exit 77; }
+  out=$(mktemp -p "$PWD" mpirun-XXXXXX.out)
+  JOB=$(s sbatch --parsable -N2 --ntasks-per-node=2 --exclusive -o "$out" --wrap \
+    "mpirun hostname; mpirun -np 2 --map-by slot $SPAWN_HOST host node2:2 2") || fail "sbatch"
+  JOBS+=("$JOB")
+  wait_for "job $JOB done" 90 is_gone "$JOB"
+  cat "$out"
+  expect_eq "accounting of job $JOB" "$(s sacct -n -X -j "$JOB" -o State | xargs)" COMPLETED
+  expect_eq "hosts of 4 ranks" "$(grep '^node' "$out" | sort | xargs)" "node1 node1 node2 node2"
+  expect_eq "children's hosts" "$(grep '^child' "$out" | awk '{print $4}' | xargs)" "node2 node2"
+  rm -f "$out"
+}
+
+case_down() {
+  local st
+  trap - EXIT
+  st=$(timeout 30 bash "$SLURM" env 2>/dev/null | sed -n 's/^export MORPH_CLUSTER_STATE=//p')
+  timeout 120 bash "$SLURM" down || fail "slurm.sh down failed"
+  if [ -n "$st" ]; then
+    pgrep -f "$st/" >/dev/null && fail "processes of the instance left: $(pgrep -af "$st/")"
+    [ -e "$st" ] && fail "state folder $st left"
+  fi
+  timeout 10 bash "$SLURM" status >/dev/null
+  expect_eq "status after down" $? 3
+}
+
+fn=case_${CASE//-/_}
+declare -F "$fn" >/dev/null || { echo "no case $CASE"; exit 2; }
+"$fn"
+echo "PASS ($CASE)"
