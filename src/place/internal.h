@@ -47,6 +47,10 @@ extern const int morph__place_count;
 
 /* The strategies (one file each). */
 extern const morph__place_ops morph__firstfit_ops;
+/* mapped.c: the strategies of morph/map.h (paper 004) */
+extern const morph__place_ops morph__tofa_ops;
+extern const morph__place_ops morph__greedy_ops;
+extern const morph__place_ops morph__random_ops;
 
 /* Scratch arrays kept from one call to the next (owned by the placement). */
 typedef struct morph__place_scratch {

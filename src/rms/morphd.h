@@ -34,6 +34,7 @@
 #include "proto/protocol.h"
 
 #define MORPH__MAX_CLIENTS 128
+#define MORPH__PLACE_PARAMS_MAX 8 /* --topology, --faults, --place-param */
 #define MORPH__LINE_MAX 65536
 
 typedef enum morph__ctype {
@@ -61,6 +62,8 @@ typedef struct morph__daemon_opts {
   const char *policy;   /* policy engine name */
   morph_policy_params params;
   const char *placement; /* placement strategy name (morph/place.h) */
+  morph_place_param place_params[MORPH__PLACE_PARAMS_MAX]; /* topology=FILE, ... */
+  int nplace_params;
   double interval;      /* seconds between periodic decisions */
   const char *launcher; /* morph-run; NULL: next to morph-daemon */
   int verbose;
