@@ -29,6 +29,7 @@ static const char usage_text[] =
   "      --mpirun PROG       launcher (default mpirun.openmpi / mpiexec.mpich)\n"
   "      --mpi-arg ARG       extra launcher argument (repeatable)\n"
   "      --hostfile FILE     hosts for the launcher (else --oversubscribe on this host)\n"
+  "      --rankfile FILE     Open MPI: each rank's host and slot, the placement's order\n"
   "      --server PATH       relay to morphd's socket (with --job-id)\n"
   "      --job-id ID         job id (MORPH_JOB_ID; default run-<pid>)\n"
   "      --report FILE       CSV of every reconfiguration\n"
@@ -48,7 +49,7 @@ static const char usage_text[] =
 
 enum {
   OPT_MIN = 256, OPT_MAX, OPT_PREF, OPT_MECH, OPT_SCHED, OPT_SCHED_FILE, OPT_MPI, OPT_MPIRUN,
-  OPT_MPI_ARG, OPT_HOSTFILE, OPT_SERVER, OPT_JOB_ID, OPT_REPORT, OPT_TIMEOUT, OPT_START_TIMEOUT,
+  OPT_MPI_ARG, OPT_HOSTFILE, OPT_RANKFILE, OPT_SERVER, OPT_JOB_ID, OPT_REPORT, OPT_TIMEOUT, OPT_START_TIMEOUT,
   OPT_LEAVE_TIMEOUT, OPT_EXIT_TIMEOUT, OPT_GRACE, OPT_NO_RECOVERY
 };
 
@@ -64,6 +65,7 @@ static const struct option long_opts[] = {
   {"mpirun", required_argument, NULL, OPT_MPIRUN},
   {"mpi-arg", required_argument, NULL, OPT_MPI_ARG},
   {"hostfile", required_argument, NULL, OPT_HOSTFILE},
+  {"rankfile", required_argument, NULL, OPT_RANKFILE},
   {"server", required_argument, NULL, OPT_SERVER},
   {"job-id", required_argument, NULL, OPT_JOB_ID},
   {"report", required_argument, NULL, OPT_REPORT},
@@ -162,6 +164,7 @@ static int run_option(struct morph__launch_opts *o, int c, const char *arg)
   case OPT_MPIRUN: o->cmd.mpirun = arg; return 0;
   case OPT_MPI_ARG: return add_mpi_arg(o, arg);
   case OPT_HOSTFILE: o->cmd.hostfile = arg; return 0;
+  case OPT_RANKFILE: o->cmd.rankfile = arg; return 0;
   case OPT_SERVER: o->server = arg; return 0;
   case OPT_JOB_ID: o->job_id = arg; return 0;
   case OPT_REPORT: o->report = arg; return 0;
