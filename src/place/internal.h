@@ -39,6 +39,8 @@ typedef struct morph__place_ops {
   int (*expand)(morph__plan *pl, const morph_policy_job *job, int units);
   /* SHRINK: `units` units of the job's pieces (morph__plan_releasable). */
   int (*shrink)(morph__plan *pl, const morph_policy_job *job, int units);
+  /* 1 if `node` is about to fail (morph_place_failing()); NULL: never. */
+  int (*failing)(const void *ctx, int node);
 } morph__place_ops;
 
 /* The strategy table (table.c). */

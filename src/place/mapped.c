@@ -25,7 +25,8 @@
  *
  * Parameters: topology=FILE (morph/topology.h's format or a hostfile),
  * faults=FILE ("NODE PROBABILITY" lines; needs topology), seed=N,
- * migration=X (>= 0, default 10).
+ * migration=X (>= 0, default 10), threshold=P (morph_place_failing(): a
+ * node whose probability reaches P is about to fail; default: none).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -42,6 +43,7 @@ typedef struct mapped {
   morph_topo *flat;     /* the flat topology of the last snapshot size */
   unsigned seed;
   double migration;
+  double threshold;     /* morph_place_failing(): p >= threshold; 0: never */
 } mapped;
 
 static void destroy(void *ctx)
@@ -106,7 +108,15 @@ static int param(mapped *m, const morph_place_param *p, char *msg, size_t size)
   }
   if (!strcmp(k, "migration"))
     return number(k, p->value, 0, &m->migration, msg, size);
-  snprintf(msg, size, "placement %s: unknown parameter '%s' (topology, faults, seed, migration)",
+  if (!strcmp(k, "threshold")) {
+    int rc = number(k, p->value, 0, &m->threshold, msg, size);
+    if (rc == MORPH_OK && !(m->threshold > 0 && m->threshold <= 1))
+      rc = MORPH_EINVAL, snprintf(msg, size, "placement parameter threshold: %s is not in (0, 1]",
+                                  p->value);
+    return rc;
+  }
+  snprintf(msg, size, "placement %s: unknown parameter '%s' (topology, faults, seed, migration, "
+           "threshold)",
            morph_map_strategy_name(m->s), k);
   return MORPH_EINVAL;
 }
@@ -363,6 +373,12 @@ static int shrink(morph__plan *pl, const morph_policy_job *job, int units)
   return rc;
 }
 
+static int failing(const void *ctx, int node)
+{
+  const mapped *m = ctx;
+  return m->faults && m->threshold > 0 && morph_faults_get(m->faults, node) >= m->threshold;
+}
+
 static int create_tofa(const morph_place_param *p, int n, void **ctx, char *msg, size_t size)
 {
   return create(MORPH_MAP_TOFA, p, n, ctx, msg, size);
@@ -383,6 +399,7 @@ const morph__place_ops morph__tofa_ops = {
     .description = "paper 004's Listing 1.1 (a consecutive fault-free window, else Scotch with "
                    "Eq. 1 costs); grow by remapping, shrink off failing and far nodes",
     .create = create_tofa, .destroy = destroy, .start = start, .expand = expand, .shrink = shrink,
+    .failing = failing,
 };
 
 const morph__place_ops morph__greedy_ops = {
@@ -390,10 +407,12 @@ const morph__place_ops morph__greedy_ops = {
     .description = "each node the cheapest to reach from the job's (Eq. 1 costs); grow and "
                    "shrink as tofa",
     .create = create_greedy, .destroy = destroy, .start = start, .expand = expand, .shrink = shrink,
+    .failing = failing,
 };
 
 const morph__place_ops morph__random_ops = {
     .name = "random",
     .description = "free nodes drawn at random (seed=N), the baseline of paper 004",
     .create = create_random, .destroy = destroy, .start = start, .expand = expand, .shrink = shrink,
+    .failing = failing,
 };

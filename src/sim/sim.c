@@ -138,7 +138,10 @@ static int alloc_run(morph_sim *sim, const morph_workload *wl)
     return morph__sim_fail(sim, MORPH_ENOMEM, "out of memory for %zu jobs", n);
   for (size_t i = 0; i < nodes; i++) {
     sim->owner[i] = sim->next_owner[i] = -1;
-    sim->pnodes[i] = (morph_policy_node){(int64_t)i, 1, 0, MORPH_POLICY_NODE_UP};
+    /* A node the placement expects to fail drains from the start. */
+    sim->pnodes[i] = (morph_policy_node){(int64_t)i, 1, 0,
+                                         morph_place_failing(sim->place, (int)i)
+                                             ? MORPH_POLICY_NODE_DRAINING : MORPH_POLICY_NODE_UP};
   }
   return MORPH_OK;
 }
