@@ -37,8 +37,9 @@ whole_suite() {
   timeout --kill-after=30 4200 ctest --output-on-failure -j 2 $retry
 }
 
-# Tests whose names say they need MPI or a launcher.
-mpi_tests='ompi|mpich|runtime|stress|apps|app-|morphd|example|test-run-|workload-run|demo'
+# Tests whose names say they need MPI or a launcher; the emulated cluster's
+# and Slurm's tests run MPI across hosts too.
+mpi_tests='ompi|mpich|runtime|stress|apps|app-|morphd|example|test-run-|workload-run|demo|cluster-|slurm-'
 
 sanitized_suite() {
   build "$here/build-asan" -DMORPH_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug

@@ -1,5 +1,5 @@
 # morph_add_app(NAME SOURCES... [LIBS base...]) builds NAME.<flavour> for every
-# MPI flavour with libmorph, linked with the shared helpers and, for each
+# MPI flavour with libmorph and libmorph-prof, linked with the shared helpers and, for each
 # base name in LIBS, the library <base>_<flavour>. Included by every example's
 # CMakeLists.txt (the folders are visited in alphabetical order, so the
 # function cannot be defined once in apps/common).
@@ -19,6 +19,9 @@ function(morph_add_app name)
     foreach(l ${A_LIBS})
       list(APPEND libs ${l}_${fl})
     endforeach()
-    target_link_libraries(${name}.${fl} PRIVATE ${libs} morph_${fl} morph::mpi_${fl} m)
+    # libmorph-prof measures MPI time, which libmorph reports to morphd for
+    # the efficiency-driven policies (docs/workload-comparison.md).
+    target_link_libraries(${name}.${fl} PRIVATE ${libs} morph_prof_${fl} morph_${fl}
+                                                morph::mpi_${fl} m)
   endforeach()
 endfunction()

@@ -48,11 +48,14 @@ int app_parse(int argc, char **argv, const char *about, app_args *a, const app_o
 /* Sleeps for --delay-ms (no-op when 0). */
 void app_delay(const app_args *a);
 
-/* Sleeps --serial-ms + --work-ms / P ms, P the size of comm (no-op when
- * both are 0). Called once per iteration, it makes the iteration's time
- * follow Amdahl's law in the process count, as compute-bound work would on
- * enough cores: sleeping processes share two oversubscribed cores without
- * slowing each other, so a job that grows really runs faster. */
+/* Sleeps --work-ms / P ms on each process, P the size of comm, and
+ * --serial-ms on the last one while the others wait in a barrier (no-op
+ * when both are 0). Called once per iteration, it makes the iteration's
+ * time follow Amdahl's law in the process count, as compute-bound work
+ * would on enough cores: sleeping processes share two oversubscribed cores
+ * without slowing each other, so a job that grows really runs faster. The
+ * wait for the serial part is MPI time, so libmorph's MPI-to-loop ratio
+ * (MTCT) is Y / (Y + X / P) on rank 0: it rises as the job grows. */
 void app_work(const app_args *a, MPI_Comm comm);
 
 /* Aborts the job with morph's message if rc is an error. Examples stop at

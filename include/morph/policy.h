@@ -204,6 +204,11 @@ typedef struct morph_policy_params {
                                means such running jobs never end (3600 s) */
   double step_period;       /* stepping: seconds between two steps of a job (60 s) */
   int step_units;           /* stepping: units added per step (1) */
+  int shrink_to_min;        /* dmr, dmr-slurm, rdmr: a shrink for a waiting job
+                               may go down to the job's min instead of stopping
+                               at its preferred size as paper 000 says (0) */
+  int shrink_jobs;          /* rdmr: at most this many running jobs shrink for
+                               the waiting jobs in one decision; 0: no limit (0) */
 } morph_policy_params;
 
 typedef struct morph_policy morph_policy;
@@ -214,7 +219,8 @@ void morph_policy_params_default(morph_policy_params *params);
 /* Sets one parameter by name, for command lines and configuration files:
  * keys "mtct_lower", "mtct_upper", "max_failed_resizes", "sched_period",
  * "sizes" (any | factor | pow2), "default_walltime", "step_period",
- * "step_units" (an integer >= 1).
+ * "step_units" (an integer >= 1), "shrink_floor" (pref | min: sets
+ * shrink_to_min), "shrink_jobs" (an integer >= 0).
  * Errors: MORPH_EINVAL for an unknown key or a malformed or out-of-range
  * value. On error *params is unchanged. */
 int morph_policy_params_set(morph_policy_params *params, const char *key, const char *value);

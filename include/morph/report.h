@@ -9,6 +9,10 @@
  *   waiting    = start - submit          (completed jobs)
  *   execution  = end - start
  *   completion = end - submit            (waiting + execution)
+ *   bounded slowdown = max(1, completion / max(execution, 10 s))
+ *                                        (Feitelson et al. 1997; the bound
+ *                                        keeps very short jobs from
+ *                                        dominating the mean)
  *   makespan   = last end - first submit (workload completion time)
  *   throughput = completed jobs / makespan (jobs per second)
  *   allocation rate = allocated unit-seconds / (units * makespan)
@@ -71,10 +75,14 @@ typedef struct morph_report_config {
 /* Sets the defaults noted in the fields (units 0: caller must set it). */
 void morph_report_config_init(morph_report_config *cfg);
 
+/* The execution time under which the bounded slowdown stops growing. */
+#define MORPH_REPORT_BSLD_TAU 10.0
+
 /* Averages over completed jobs of one group (all, or one kind). */
 typedef struct morph_report_avg {
   size_t jobs;            /* completed jobs in the group */
   double wait, exec, completion; /* averages, seconds (0 if no jobs) */
+  double bsld;            /* mean bounded slowdown (0 if no jobs) */
 } morph_report_avg;
 
 typedef struct morph_report_totals {

@@ -63,7 +63,9 @@ void morph_sim_config_init(morph_sim_config *cfg);
 
 /* Counters of one run. */
 typedef struct morph_sim_stats {
-  size_t jobs, completed, skipped;
+  size_t jobs;                /* input records: jobs and skipped records */
+  size_t completed, skipped;
+  size_t unfinished;          /* jobs that did not complete: an error */
   size_t events, decisions, starts, expands, shrinks;
   double sim_end;             /* simulated time of the last event, s */
   double wall_s;              /* wall-clock seconds the run took */
@@ -90,9 +92,12 @@ const char *morph_sim_errmsg(const morph_sim *sim);
 
 /* Simulates the workload from time 0 until every job has ended and adds
  * one record per input job to rep (created with units = nodes), skipped
- * ones included. The workload is only read and must be sorted by submit
- * time (every load function sorts). The simulator can run again after.
- * Errors: MORPH_ESIZE (a job larger than the cluster and impossible ==
+ * ones included (jobs larger than the cluster, and the records the loader
+ * skipped, wl->skips). The workload is only read and must be sorted by
+ * submit time (every load function sorts). The simulator can run again.
+ * Errors: MORPH_ESTATE (a job did not complete: the message names the
+ * first five, stats->unfinished counts them; the records are added),
+ * MORPH_ESIZE (a job larger than the cluster and impossible ==
  * REJECT; nothing simulated), MORPH_EINVAL (rep units differ from nodes),
  * MORPH_EPROTO (the policy returned an action the simulator cannot apply:
  * a bug; the message says which), the code of a failed decision or

@@ -57,6 +57,21 @@ int morph_job_kind_malleable(morph_job_kind kind);
 /* Nonzero for MOLDABLE and FLEXIBLE (min-max submission). */
 int morph_job_kind_moldable(morph_job_kind kind);
 
+/* Upper limits of what a workload may hold, checked at load (JSON, SWF,
+ * morph_workload_add): the simulator steps through simulated time and
+ * counts units in ints, so a job of 1e300 s or 2^31 processors would
+ * never end or overflow. A job's time at any size (scale included) lies
+ * in [MORPH_WORKLOAD_TIME_MIN, MORPH_WORKLOAD_TIME_MAX] seconds, submit
+ * times are at most MORPH_WORKLOAD_TIME_MAX, sizes (requests, limits,
+ * table sizes) at most MORPH_WORKLOAD_SIZE_MAX units, data_bytes at most
+ * MORPH_WORKLOAD_DATA_MAX, iterations at most MORPH_WORKLOAD_ITER_MAX,
+ * the inhibitor at most MORPH_WORKLOAD_TIME_MAX. */
+#define MORPH_WORKLOAD_TIME_MAX 1e9   /* seconds, about 31 years */
+#define MORPH_WORKLOAD_TIME_MIN 1e-6  /* seconds */
+#define MORPH_WORKLOAD_SIZE_MAX 1000000
+#define MORPH_WORKLOAD_DATA_MAX 1e15  /* bytes: 1 PB */
+#define MORPH_WORKLOAD_ITER_MAX 1000000000
+
 /* Execution-time models; see docs/sim.md for their derivations. */
 typedef enum morph_model_type {
   MORPH_MODEL_TABLE = 0, /* measured times at sizes, interpolated */
@@ -82,6 +97,8 @@ typedef struct morph_model {
                         seconds of the previous check (0: every point) */
   int iterations;    /* reconfiguration points over the whole job: a resize
                         can happen only at an iteration end (0: anytime) */
+  double mpi_share;  /* MPI time / loop time at the model's smallest size,
+                        0..1 (0); see morph_model_mpi_share() */
 } morph_model;
 
 /* Seconds the whole job takes at a constant size n >= 1 (TABLE: log-log
@@ -89,7 +106,17 @@ typedef struct morph_model {
  * Returns a positive number for any valid model and n >= 1. */
 double morph_model_time(const morph_model *model, int n);
 
-/* Checks a model's parameters. Errors: MORPH_EINVAL with a reason in
+/* Modelled MPI-to-compute time ratio (paper 002's MTCT) at size n >= 1:
+ * 1 - (1 - mpi_share) * E(n), E(n) = n0 T(n0) / (n T(n)) the parallel
+ * efficiency against the model's smallest size n0 (1, or the first table
+ * size). A process that is not computing its share waits in MPI, as the
+ * processes of an Amdahl code wait for the serial part: efficiency lost
+ * to scaling shows up as MPI time, which is how Elastic MPI reads MTCT.
+ * In [0, 1]. */
+double morph_model_mpi_share(const morph_model *model, int n);
+
+/* Checks a model's parameters and the limits above (the message names the
+ * field). Errors: MORPH_EINVAL with a reason in
  * why (if not NULL, at most whylen bytes). */
 int morph_model_check(const morph_model *model, char *why, size_t whylen);
 
@@ -108,6 +135,14 @@ typedef struct morph_wjob {
   int line;            /* line in the source file; 0 when generated */
 } morph_wjob;
 
+/* An input record that is not a job (SWF: run time or size <= 0, a job
+ * cancelled before it ran). Runners count it as skipped, by name. */
+typedef struct morph_wskip {
+  char name[32];       /* "swf-<job number>" */
+  int line;            /* line in the source file */
+  double submit;       /* on the workload's clock, as a job's */
+} morph_wskip;
+
 /* A workload. Fields are read-only for users: change it through the
  * functions below so that strings stay owned and counts stay right. */
 typedef struct morph_workload {
@@ -117,6 +152,8 @@ typedef struct morph_workload {
   morph_wjob *jobs;    /* sorted by submit time (stable) after any load */
   size_t cap;          /* allocated entries of jobs */
   size_t skipped;      /* input records skipped (SWF: cancelled jobs) */
+  morph_wskip *skips;  /* those records, `skipped` of them */
+  size_t skips_cap;
   void *index;         /* internal: name index (opaque) */
   char errmsg[512];
 } morph_workload;
@@ -168,6 +205,9 @@ typedef struct morph_swf_options {
   int units_per_node;      /* SWF processors per resource unit (1) */
   double malleable_share;  /* share of rigid jobs made malleable, 0..1 (0) */
   int moldable;            /* submit as min-max instead of rigid (0) */
+  int rest_fixed;          /* with moldable: only the malleable jobs are
+                              submitted min-max (FLEXIBLE), the others stay
+                              rigid as traced (FIXED) (0) */
   uint64_t seed;           /* chooses which jobs become malleable (1) */
   double serial;           /* Amdahl serial fraction of every job (0.05) */
   double min_factor;       /* malleable min = ceil(n * min_factor) (0.25) */
@@ -181,18 +221,42 @@ typedef struct morph_swf_options {
 void morph_swf_options_init(morph_swf_options *opt);
 
 /* Reads a Standard Workload Format v2.2 trace (Parallel Workloads Archive).
- * Each job keeps its submit time (shifted so the first is 0), its size
- * (allocated processors, else requested, divided by units_per_node, at
- * least 1) and its run time, which becomes an Amdahl model whose time at
- * that size equals the run time. A malleable_share of the jobs, chosen at
- * random for the seed, become MALLEABLE (or FLEXIBLE with moldable) with
- * limits from min_factor / max_factor and pref = the traced size. Records
- * with a run time or size <= 0 (cancelled jobs) are counted in
- * wl->skipped, not loaded. Comment lines (';') are skipped.
- * Errors: MORPH_EIO, MORPH_EPARSE ("file:line: field 5 (allocated
- * processors): ..."), MORPH_EINVAL (options), MORPH_ENOMEM; on error the
- * workload is left empty. */
+ * Each job keeps its submit time (shifted so the earliest is 0; records
+ * need not be sorted), its size (allocated processors, else requested,
+ * divided by units_per_node and rounded up, cut to max_size when > 0) and
+ * its run time, which becomes an Amdahl model whose time at the traced size
+ * equals the run time. A malleable_share of the jobs, chosen at random for
+ * the seed, become MALLEABLE (or FLEXIBLE with moldable) with limits from
+ * min_factor / max_factor and pref = the size. Records with a run time or
+ * size <= 0 (cancelled jobs) are not loaded but kept in wl->skips and
+ * counted in wl->skipped. Comment lines (';') and blank lines are ignored.
+ * Errors: MORPH_EIO, MORPH_EPARSE (every message names file and line:
+ * "log.swf:3: field 5 (allocated processors): not a number: 'four'";
+ * values beyond the limits above; a NUL byte, i.e. a binary file; a file
+ * without any job record), MORPH_EINVAL (options), MORPH_ENOMEM; on error
+ * the workload is left empty. */
 int morph_workload_load_swf(morph_workload *wl, const char *path, const morph_swf_options *opt);
+
+/* Writes the workload as an SWF v2.2 trace: one record per job (submit
+ * time, run time at its largest request, that request as allocated and
+ * requested processors, status 1) and one per skipped record (run time
+ * -1), in submission order, after a header of ';' comments naming the
+ * workload. Models, kinds and limits are not kept: SWF has no field for
+ * them. Errors: MORPH_EIO. */
+int morph_workload_write_swf(const morph_workload *wl, FILE *out, const char *comment);
+
+/* Cuts every job's request and malleability limits to at most max_size
+ * units (> 0): the largest size a job may be given, whatever the input
+ * (paper 000 caps requests at 32 of 128 nodes). Models are unchanged, so a
+ * traced job that is cut runs longer than recorded. Returns the number of
+ * jobs whose request was cut and names the first in the message. */
+size_t morph_workload_cap_sizes(morph_workload *wl, int max_size);
+
+/* Sets every job's scheduling inhibitor (model.inhibit, DMRlib's
+ * scheduling period) to `seconds`, for studies that vary it.
+ * Errors: MORPH_EINVAL (NULL, or seconds outside 0..MORPH_WORKLOAD_TIME_MAX;
+ * nothing changed). */
+int morph_workload_set_inhibit(morph_workload *wl, double seconds);
 
 /* Options of the generator (paper 000, section 5.4). */
 typedef struct morph_gen_options {
@@ -221,6 +285,41 @@ void morph_gen_options_init(morph_gen_options *opt);
  * platform (own generator, no libc rand). Replaces the current jobs.
  * Errors: MORPH_EINVAL (njobs 0, unknown app, bad numbers), MORPH_ENOMEM. */
 int morph_workload_generate(morph_workload *wl, const morph_gen_options *opt);
+
+/* Options of the Lublin-Feitelson generator; morph_lublin_options_init
+ * sets the defaults written after each field. */
+typedef struct morph_lublin_options {
+  size_t njobs;        /* number of jobs, >= 2 (1000) */
+  uint64_t seed;       /* same seed, same workload (1) */
+  int nodes;           /* machine size: the largest job, and the size
+                          distribution's upper end log2(nodes) (128) */
+  double load;         /* offered load sum(run x size) / (nodes x span) to
+                          reach by scaling the arrival gaps; 0: the
+                          model's own arrival rate (0) */
+  int interactive;     /* also the model's interactive jobs (1) */
+  double max_runtime;  /* longer run times are drawn again (e^12 s, 45 h) */
+  double serial;       /* Amdahl serial fraction of every job's model (0.05) */
+} morph_lublin_options;
+
+void morph_lublin_options_init(morph_lublin_options *opt);
+
+/* Sets nodes and max_runtime for a machine like a Parallel Workloads
+ * Archive log: "ctc" (CTC-SP2's 430-node batch partition, 18 h limit),
+ * "kth" (KTH-SP2's 100 nodes, 60 h), "lublin" (the model's own 128 nodes).
+ * Errors: MORPH_EINVAL for another name (opt unchanged). */
+int morph_lublin_options_shape(morph_lublin_options *opt, const char *shape);
+
+/* Generates rigid (FIXED) jobs from the Lublin-Feitelson model (JPDC 2003;
+ * docs/workload.md): sizes, run times correlated with size, arrivals with
+ * a daily cycle; each job's model is Amdahl with its run time at its size,
+ * as the SWF importer makes them. Deterministic for a seed on every
+ * platform. Replaces the current jobs; wl->nodes = opt->nodes.
+ * Errors: MORPH_EINVAL (options), MORPH_ENOMEM. */
+int morph_workload_generate_lublin(morph_workload *wl, const morph_lublin_options *opt);
+
+/* Offered load of a workload on `nodes` units: the work of every job at
+ * its largest request over nodes x (last submit - first submit). */
+double morph_workload_offered_load(const morph_workload *wl, int nodes);
 
 /* What to do with jobs that can never run on a cluster of n units. */
 typedef enum morph_impossible {

@@ -50,10 +50,18 @@ static void export_env(struct morph__launch *r)
   morph__launch_mpi_prepare_env(o->cmd.mpi);
 }
 
-/* The program's resolved path, to recognise its processes in /proc. */
+/* The program's resolved path, to recognise its processes in /proc. With
+ * --listen they run on other hosts, out of this /proc's sight: neither
+ * crashes nor leavers can be judged here (morphd checks on each host that
+ * a released one is empty, rms/gone.h). */
 static void find_app(struct morph__launch *r)
 {
   char path[PATH_MAX];
+  r->app_exe[0] = '\0';
+  if (r->opt->listen) {
+    morph__say(&r->log, 1, "the job's processes run on other hosts: not watched from here");
+    return;
+  }
   if (morph__launch_which(r->opt->cmd.app[0], path, sizeof path) != 0 ||
       !realpath(path, r->app_exe)) {
     r->app_exe[0] = '\0';

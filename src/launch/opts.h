@@ -22,6 +22,9 @@ struct morph__launch_opts {
   struct morph__launch_mpicmd cmd;
   struct morph__launch_sched sched;
   const char *server;    /* morphd socket for the relay; NULL: none */
+  const char *listen;    /* "host:port" the job connects to (TCP, MUNGE),
+                            when rank 0 may be on another host; NULL: a
+                            private Unix socket */
   const char *job_id;    /* job id; NULL: "run-<pid>", set by the launch */
   char job_id_buf[64];
   const char *report;    /* CSV of reconfigurations; NULL: none */

@@ -12,8 +12,22 @@
 #include "resize.h"
 #include "state.h"
 
+/* --listen: TCP, so that rank 0 may run on another host; clients then
+ * authenticate with MUNGE (proto/transport.h). */
+static int open_tcp(struct morph__launch *r)
+{
+  r->listen_fd = morph__listen(r->opt->listen);
+  int rc = r->listen_fd < 0 ? r->listen_fd
+                            : morph__listen_name(r->listen_fd, r->sock, sizeof r->sock);
+  if (rc != MORPH_OK)
+    morph__say(&r->log, 0, "cannot listen on %s: %s", r->opt->listen, morph_strerror(rc));
+  return rc;
+}
+
 int morph__launch_server_open(struct morph__launch *r)
 {
+  if (r->opt->listen)
+    return open_tcp(r);
   const char *tmp = getenv("TMPDIR");
   snprintf(r->dir, sizeof r->dir, "%s/morph-run-XXXXXX", tmp && *tmp ? tmp : "/tmp");
   /* mkdtemp makes the folder 0700: nobody else can even reach the socket. */
@@ -37,7 +51,7 @@ void morph__launch_server_close(struct morph__launch *r)
   if (r->listen_fd >= 0)
     close(r->listen_fd);
   r->listen_fd = -1;
-  if (r->sock[0])
+  if (r->sock[0] && !morph__addr_is_tcp(r->sock))
     unlink(r->sock);
   if (r->dir[0])
     rmdir(r->dir);

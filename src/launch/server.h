@@ -8,7 +8,8 @@
 
 #include "launch.h"
 
-/* Creates the private folder and listens on r->sock in it.
+/* Creates the private folder and listens on r->sock in it; with --listen
+ * (r->opt->listen) listens there instead, r->sock being its name.
  * Errors: MORPH_EIO (no folder), MORPH_EINVAL (path too long), the error
  * of morph__listen; said on stderr. */
 int morph__launch_server_open(struct morph__launch *r);

@@ -41,15 +41,15 @@
  * starts that job. */
 static int shrink_for_pending(morph__pass *run, int j)
 {
-  const morph_policy_job *job = &run->snap->running[j];
   morph_policy_sizes rule = run->params->sizes;
-  int size = run->s->size[j];
-  /* Line 5: only above the preferred size; never below it (section 5.1). */
-  if (size <= job->pref)
+  int size = run->s->size[j], least = morph__shrink_floor(run, j);
+  /* Line 5: only above the preferred size; never below it (section 5.1),
+   * unless the shrink_floor parameter says min (an assumption to vary). */
+  if (size <= least)
     return MORPH_OK;
   /* Released units must be on UP nodes to serve the pending job. */
   int floor = size - morph__releasable_up(run, j);
-  int lo = morph__size_min(rule, size, floor > job->pref ? floor : job->pref);
+  int lo = morph__size_min(rule, size, floor > least ? floor : least);
   if (lo == 0)
     return MORPH_OK;
   long free = morph__free_units(run);
@@ -67,16 +67,18 @@ static int shrink_for_pending(morph__pass *run, int j)
   return morph__start_job(run, p, n, a);
 }
 
-/* Lines 2, 8, 9 and 11: expand towards the upper limit with what is free. */
-static int expand_if_avail(morph__pass *run, int j)
+/* Lines 2, 8, 9 and 11: expand towards the upper limit with `avail` of
+ * the free units; returns the units taken or an error. */
+static int expand_if_avail(morph__pass *run, int j, long avail)
 {
   const morph_policy_job *job = &run->snap->running[j];
   int size = run->s->size[j];
-  long hi = size + morph__free_units(run);
+  long hi = size + avail;
   if (hi > job->max)
     hi = job->max;
   int to = morph__size_up(run->params->sizes, size, (int)hi);
-  return to > size ? morph__expand_job(run, j, to) : MORPH_OK;
+  int rc = to > size ? morph__expand_job(run, j, to) : MORPH_OK;
+  return rc ? rc : (to > size ? to - size : 0);
 }
 
 static int eligible(const morph__pass *run, int j)
@@ -84,27 +86,56 @@ static int eligible(const morph__pass *run, int j)
   return morph__resizable(run, j) && !morph__inhibited(run, j);
 }
 
-int morph__dmr_after(morph__pass *run)
+/* Lines 4-6 for every job first: pending jobs exist while the tree has a
+ * job left (its minimum is below INT32_MAX). */
+static int shrink_pass(morph__pass *run)
 {
-  int n = run->snap->nrunning;
-  /* Lines 4-6 for every job first: pending jobs exist while the tree has a
-   * job left (its minimum is below INT32_MAX). */
-  for (int j = 0; j < n && morph__tree_first_le(&run->s->tree, INT32_MAX - 1) >= 0; j++) {
+  for (int j = 0; j < run->snap->nrunning && morph__tree_first_le(&run->s->tree, INT32_MAX - 1) >= 0;
+       j++) {
     if (!eligible(run, j))
       continue;
     int rc = shrink_for_pending(run, j);
     if (rc)
       return rc;
   }
-  /* Lines 1-2 (current < preferred), 8 (line 6 found nothing), 9 (current
-   * == preferred) and 11 (no pending job): all expand if resources are
-   * free; a job shrunk above is no longer eligible (one action per job). */
-  for (int j = 0; j < n && morph__free_units(run) > 0; j++) {
+  return MORPH_OK;
+}
+
+/* Lines 1-2 (current < preferred), 8 (line 6 found nothing), 9 (current
+ * == preferred) and 11 (no pending job): all expand if resources are free,
+ * here with at most `avail` of them; a job shrunk above is no longer
+ * eligible (one action per job). */
+static int expand_pass(morph__pass *run, long avail)
+{
+  if (avail > morph__free_units(run))
+    avail = morph__free_units(run);
+  for (int j = 0; j < run->snap->nrunning && avail > 0; j++) {
     if (!eligible(run, j))
       continue;
-    int rc = expand_if_avail(run, j);
-    if (rc)
-      return rc;
+    int got = expand_if_avail(run, j, avail);
+    if (got < 0)
+      return got;
+    avail -= got;
   }
   return MORPH_OK;
+}
+
+int morph__dmr_after(morph__pass *run)
+{
+  int rc = shrink_pass(run);
+  return rc ? rc : expand_pass(run, morph__free_units(run));
+}
+
+/* dmr-slurm: Algorithm 2 as Slurm's priority scheduler carries it out. An
+ * expansion is a request for more nodes that waits in the queue behind
+ * every job of higher priority (DMRlib submits it as a job), so it only
+ * gets nodes the waiting jobs are not waiting for: free units above what
+ * the waiting jobs need, in queue order, and none once a waiting job
+ * needs more than is free. Line 6 is unchanged: the free units it counts
+ * are the ones kept back this way, so they add up until one shrink is
+ * enough to start the head. */
+int morph__dmr_slurm_after(morph__pass *run)
+{
+  int rc = shrink_pass(run);
+  return rc ? rc : expand_pass(run, morph__spare_units(run));
 }

@@ -37,7 +37,8 @@ typedef struct morph__scratch {
   double *ends;        /* easy: (end time, units) pairs of running jobs,
                           then room for as many to sort them */
   int ends_cap;
-  int *pairs;          /* granularity: (headroom, job) pairs */
+  int *pairs;          /* granularity: (headroom, job) pairs; rdmr: (release,
+                          job); edmr: (tier, job, units) triples, two per job */
   int pairs_cap;
   morph__mintree tree;
 } morph__scratch;
@@ -81,7 +82,9 @@ int morph__fcfs_prefix(morph__pass *run);
 int morph__fcfs_start(morph__pass *run);
 int morph__easy_start(morph__pass *run);
 int morph__dmr_after(morph__pass *run);
+int morph__dmr_slurm_after(morph__pass *run);
 int morph__rdmr_after(morph__pass *run);
+int morph__edmr_after(morph__pass *run);
 int morph__stepping_after(morph__pass *run);
 int morph__mtct_before(morph__pass *run);
 int morph__mtct_after(morph__pass *run);
@@ -114,6 +117,22 @@ int morph__size_min(morph_policy_sizes rule, int cur, int lo);
 int morph__resizable(const morph__pass *run, int j);
 int morph__inhibited(const morph__pass *run, int j);
 long morph__free_units(const morph__pass *run);
+/* Units that shrinks in progress will free (running jobs that are
+ * resizing to a smaller resize_to; callers that do not fill resize_to
+ * give 0). */
+long morph__incoming_units(const morph__pass *run);
+/* Walks the jobs still pending in queue order, reserving each one's
+ * req_min while `avail` plus `cap` (what shrinks could add) covers every
+ * reservation; the first job not covered stops the walk, so no later job
+ * is served before it (*blocked is set). Returns the units reserved. */
+long morph__queue_reserve(const morph__pass *run, long avail, long cap, int *blocked);
+/* Free units no waiting job is waiting for: walking the jobs still pending
+ * in queue order, each holds its req_min while the free units cover it;
+ * the first one they do not cover holds all the rest (0 spare). */
+long morph__spare_units(const morph__pass *run);
+/* The least size a shrink for waiting jobs may leave running job j at:
+ * its preferred size (paper 000), or its min with shrink_floor=min. */
+int morph__shrink_floor(const morph__pass *run, int j);
 /* Appends an action (no pieces: placement fills them); returns its index
  * or MORPH_ENOMEM. */
 int morph__emit(morph__pass *run, morph_policy_op op, int job_index, int from, int to, int depends);

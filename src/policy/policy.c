@@ -59,6 +59,10 @@ int morph_policy_params_set(morph_policy_params *params, const char *key, const 
   int rc;
   if (strcmp(key, "sizes") == 0)
     rc = parse_sizes(value, &p.sizes);
+  else if (strcmp(key, "shrink_floor") == 0)
+    rc = !strcmp(value, "min") || !strcmp(value, "pref")
+             ? (p.shrink_to_min = !strcmp(value, "min"), MORPH_OK)
+             : MORPH_EINVAL;
   else if ((rc = parse_double(value, &d)) != MORPH_OK)
     return rc;
   else if (strcmp(key, "mtct_lower") == 0)
@@ -75,6 +79,8 @@ int morph_policy_params_set(morph_policy_params *params, const char *key, const 
     p.step_period = d;
   else if (strcmp(key, "step_units") == 0 && d == (int)d && d >= 1)
     p.step_units = (int)d;
+  else if (strcmp(key, "shrink_jobs") == 0 && d == (int)d && d <= 1 << 30)
+    p.shrink_jobs = (int)d;
   else
     rc = MORPH_EINVAL;
   if (rc == MORPH_OK && p.max_failed_resizes >= 0 && p.sched_period >= 0 && d >= 0)
@@ -119,10 +125,10 @@ static int check_params(const morph_policy_params *p, char *buf, size_t size)
 {
   if (p->mtct_lower < 0 || p->mtct_lower > p->mtct_upper || p->max_failed_resizes < 0 ||
       p->sched_period < 0 || p->sizes < MORPH_POLICY_SIZES_ANY || p->sizes > MORPH_POLICY_SIZES_POW2 ||
-      p->step_period < 0 || p->step_units < 1) {
+      p->step_period < 0 || p->step_units < 1 || p->shrink_jobs < 0) {
     snprintf(buf, size, "bad policy parameters: need 0 <= mtct_lower <= mtct_upper, "
                         "max_failed_resizes >= 0, sched_period >= 0, sizes any|factor|pow2, "
-                        "step_period >= 0, step_units >= 1");
+                        "step_period >= 0, step_units >= 1, shrink_jobs >= 0");
     return MORPH_EINVAL;
   }
   return MORPH_OK;

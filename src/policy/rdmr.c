@@ -31,34 +31,21 @@
 
 #include "internal.h"
 
-/* Units that shrinks in progress will free: the caller says where a resize
- * in progress goes in `resize_to`. */
-static long incoming(const morph__pass *run)
-{
-  long n = 0;
-  for (int j = 0; j < run->snap->nrunning; j++) {
-    const morph_policy_job *job = &run->snap->running[j];
-    if (job->resizing && job->resize_to > 0 && job->resize_to < job->size)
-      n += job->size - job->resize_to;
-  }
-  return n;
-}
-
 static int eligible(const morph__pass *run, int j)
 {
   return morph__resizable(run, j) && !morph__inhibited(run, j);
 }
 
 /* Units job j can release on UP nodes without going below its preferred
- * size (and its master), as an allowed size; 0 if none. */
+ * size (its min with shrink_floor=min) and its master, as an allowed size;
+ * 0 if none. */
 static int releasable(const morph__pass *run, int j)
 {
-  const morph_policy_job *job = &run->snap->running[j];
-  int size = run->s->size[j];
-  if (size <= job->pref || !eligible(run, j))
+  int size = run->s->size[j], least = morph__shrink_floor(run, j);
+  if (size <= least || !eligible(run, j))
     return 0;
   int floor = size - morph__releasable_up(run, j);
-  int lo = morph__size_min(run->params->sizes, size, floor > job->pref ? floor : job->pref);
+  int lo = morph__size_min(run->params->sizes, size, floor > least ? floor : least);
   return lo > 0 ? size - lo : 0;
 }
 
@@ -84,7 +71,11 @@ static long candidates(const morph__pass *run)
     total += r;
     c++;
   }
-  qsort(run->s->pairs, (size_t)c, 2 * sizeof(int), cmp_release);
+  if (c > 1) /* qsort of a NULL array is undefined even for 0 elements */
+    qsort(run->s->pairs, (size_t)c, 2 * sizeof(int), cmp_release);
+  /* shrink_jobs: only the largest releases may serve the queue. */
+  for (int k = run->params->shrink_jobs; k > 0 && k < c; k++)
+    total -= run->s->pairs[2 * k];
   return total;
 }
 
@@ -115,16 +106,9 @@ static int shrink_for(morph__pass *run, long want)
  * has a reservation on: none once a job has to wait for jobs to end. */
 static int serve_queue(morph__pass *run, long *spare)
 {
-  long cap = candidates(run), avail = morph__free_units(run) + incoming(run);
-  long reserved = 0;
-  int blocked = 0;
-  for (int p = 0; p < run->snap->npending && !blocked; p++) {
-    long need = run->s->started[p] ? 0 : run->snap->pending[p].req_min;
-    if (reserved + need > avail + cap)
-      blocked = 1; /* waits for jobs to end, keeping what is left */
-    else
-      reserved += need;
-  }
+  long cap = candidates(run), avail = morph__free_units(run) + morph__incoming_units(run);
+  int blocked;
+  long reserved = morph__queue_reserve(run, avail, cap, &blocked);
   *spare = blocked || reserved > avail ? 0 : avail - reserved;
   return reserved > avail ? shrink_for(run, reserved - avail) : MORPH_OK;
 }

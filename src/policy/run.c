@@ -44,6 +44,44 @@ long morph__free_units(const morph__pass *run)
   return run->total_free;
 }
 
+long morph__incoming_units(const morph__pass *run)
+{
+  long n = 0;
+  for (int j = 0; j < run->snap->nrunning; j++) {
+    const morph_policy_job *job = &run->snap->running[j];
+    if (job->resizing && job->resize_to > 0 && job->resize_to < job->size)
+      n += job->size - job->resize_to;
+  }
+  return n;
+}
+
+long morph__queue_reserve(const morph__pass *run, long avail, long cap, int *blocked)
+{
+  long reserved = 0;
+  *blocked = 0;
+  for (int p = 0; p < run->snap->npending && !*blocked; p++) {
+    long need = run->s->started[p] ? 0 : run->snap->pending[p].req_min;
+    if (reserved + need > avail + cap)
+      *blocked = 1; /* waits for jobs to end, keeping what is left */
+    else
+      reserved += need;
+  }
+  return reserved;
+}
+
+long morph__spare_units(const morph__pass *run)
+{
+  int blocked;
+  long reserved = morph__queue_reserve(run, run->total_free, 0, &blocked);
+  return blocked ? 0 : run->total_free - reserved;
+}
+
+int morph__shrink_floor(const morph__pass *run, int j)
+{
+  const morph_policy_job *job = &run->snap->running[j];
+  return run->params->shrink_to_min ? job->min : job->pref;
+}
+
 static int grow_actions(morph_policy_actions *a)
 {
   if (a->n < a->cap)

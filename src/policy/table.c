@@ -18,10 +18,19 @@ const morph__resize_entry morph__resize_table[] = {
      "DMRlib Algorithm 2 (paper 000): expand below pref or when resources are free; shrink above "
      "pref only to start a pending job, which then goes first",
      NULL, morph__dmr_after},
+    {"dmr-slurm",
+     "DMRlib Algorithm 2 as Slurm's priority scheduler runs it: expansions only take free units "
+     "no waiting job is waiting for, so they add up for the queue head until one shrink starts it",
+     NULL, morph__dmr_slurm_after},
     {"rdmr",
      "reservation-aware DMR: shrink as many jobs above pref as the waiting head job needs, keep "
      "the units for it, expand only with units no waiting job holds",
      NULL, morph__rdmr_after},
+    {"edmr",
+     "efficiency-aware reservation DMR (ours): serve the waiting queue by shrinking the least "
+     "efficient jobs, to pref then to min; grow only efficient jobs; move units from jobs paper "
+     "002 would halve to jobs it would double",
+     NULL, morph__edmr_after},
     {"stepping",
      "stepping scheduler (paper 002 5.4.4): grow every malleable job by step_units every "
      "step_period seconds, never shrink",

@@ -26,7 +26,7 @@ int morph__scratch_reserve(morph__scratch *s, const morph_policy_snapshot *snap)
   if (morph__array_grow((void **)&s->started, &cap, snap->npending, 1))
     return MORPH_ENOMEM;
   s->pending_cap = cap;
-  if (morph__array_grow((void **)&s->pairs, &s->pairs_cap, 2 * snap->nrunning, sizeof(int)))
+  if (morph__array_grow((void **)&s->pairs, &s->pairs_cap, 6 * snap->nrunning, sizeof(int)))
     return MORPH_ENOMEM;
   /* easy keeps (end, units) pairs of running and just-started jobs, and
    * as much again to sort them. */

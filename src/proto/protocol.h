@@ -52,8 +52,11 @@ typedef struct morph__msg {
   int old_size, new_size;/* ACK */
   double t_decision, t_spawn, t_redist, t_commit; /* ACK, seconds */
   int64_t bytes;         /* ACK: bytes moved */
-  char hosts[512];       /* RESIZE: where joiners go, "h1,h1,h2" one entry
-                            per joiner ("": the launcher's default) */
+  char hosts[512];       /* RESIZE: where joiners go (expand) or whose
+                            processes leave (shrink), one entry per process
+                            (proto/hosts.h; "": the launcher's or the
+                            runtime's default); ACK: where they went or
+                            were */
   char checkpoint[512];  /* ACK of a relaunch: checkpoint to restart from */
   int exit_status;       /* BYE */
   char text[256];        /* ACK, ERROR, BYE: human-readable */

@@ -404,6 +404,51 @@ int morph__plan_build_held(const morph__dist *d, const int64_t *old_counts, int 
   return err;
 }
 
+/* Owners must be distinct ranks in increasing order: then renaming the
+ * peers of a send list keeps it sorted by peer. */
+static int owners_ok(const int *owner, int new_n)
+{
+  for (int q = 0; q < new_n; q++)
+    if (owner[q] < 0 || (q > 0 && owner[q] <= owner[q - 1]))
+      return 0;
+  return 1;
+}
+
+static int part_owned_by(const int *owner, int new_n, int me)
+{
+  for (int q = 0; q < new_n; q++)
+    if (owner[q] == me)
+      return q;
+  return -1;
+}
+
+int morph__plan_build_owned(const morph__dist *d, const int64_t *old_counts, int old_n,
+                            int new_n, const int *owner, int me, morph__plan *plan)
+{
+  if (!plan)
+    return MORPH_EINVAL;
+  memset(plan, 0, sizeof *plan);
+  int err = check_args(d, old_counts, old_n, new_n, me);
+  if (!err && (!owner || !owners_ok(owner, new_n)))
+    err = MORPH_EINVAL;
+  layouts l = {0};
+  if (!err)
+    err = layouts_init(&l, d, old_counts, old_n, new_n);
+  if (!err && me < old_n)
+    err = part_send(&l, me, &plan->send, &plan->nsend);
+  for (size_t i = 0; !err && i < plan->nsend; i++)
+    plan->send[i].peer = owner[plan->send[i].peer];
+  int q = err ? -1 : part_owned_by(owner, new_n, me);
+  if (q >= 0) {
+    err = part_recv(&l, q, &plan->recv, &plan->nrecv);
+    plan->new_count = new_len(&l, q);
+  }
+  layouts_free(&l);
+  if (err)
+    morph__plan_free(plan);
+  return err;
+}
+
 void morph__plan_free(morph__plan *plan)
 {
   if (!plan)

@@ -85,6 +85,20 @@ int morph__plan_build(const morph__dist *d, const int64_t *old_counts, int old_n
  */
 int morph__plan_build_held(const morph__dist *d, const int64_t *old_counts, int old_n,
                            int new_n, const int *holder, int me, morph__plan *plan);
+
+/*
+ * The plan of process `me` when the new parts are not on ranks 0..new_n-1:
+ * new part q goes to rank owner[q] of the communicator (distinct ranks in
+ * increasing order), while old part p is on rank p. This is a shrink whose
+ * leavers are not the highest ranks: the stayers keep their order and are
+ * renumbered 0..new_n-1 afterwards. Peers are ranks of the communicator:
+ * owners in the send list, old ranks in the receive list. owner[q] == q
+ * for every q gives morph__plan_build's plan.
+ * Errors: those of morph__plan_build, and MORPH_EINVAL for a NULL,
+ * negative or not increasing owner. On error nothing is left allocated.
+ */
+int morph__plan_build_owned(const morph__dist *d, const int64_t *old_counts, int old_n,
+                            int new_n, const int *owner, int me, morph__plan *plan);
 void morph__plan_free(morph__plan *plan);
 
 #endif /* MORPH_REDIST_PLAN_H */

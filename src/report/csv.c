@@ -98,10 +98,10 @@ int morph_report_write_summary_csv(const morph_report *rep, FILE *out)
   fprintf(out, "key,value\njobs,%zu\ncompleted,%zu\nskipped,%zu\nfailed,%zu\nunfinished,%zu\n"
                "avg_wait_s,%.3f\navg_exec_s,%.3f\navg_completion_s,%.3f\nmakespan_s,%.3f\n"
                "throughput_jobs_per_s,%.6f\nallocation_rate,%.6f\nbusy_%s_s,%.1f\n"
-               "energy_kwh,%.3f\nresizes,%zu\nunits,%d\n",
+               "energy_kwh,%.3f\nresizes,%zu\nunits,%d\navg_bounded_slowdown,%.3f\n",
           t.jobs, t.completed, t.skipped, t.failed, t.unfinished, t.all.wait, t.all.exec,
           t.all.completion, t.makespan, t.throughput, t.allocation_rate, rep->unit_name,
-          t.busy_unit_s, t.energy_kwh, t.resizes, rep->cfg.units);
+          t.busy_unit_s, t.energy_kwh, t.resizes, rep->cfg.units, t.all.bsld);
   for (int k = 0; k < MORPH_KIND_COUNT; k++)
     if (t.kind[k].jobs)
       fprintf(out, "%s_jobs,%zu\n%s_avg_wait_s,%.3f\n%s_avg_exec_s,%.3f\n"
@@ -159,8 +159,8 @@ void morph_report_print(const morph_report *rep, FILE *out)
   morph_report_totals_get(rep, &t);
   fprintf(out, "%s: %zu jobs (%zu completed, %zu skipped, %zu failed, %zu unfinished)\n",
           rep->title, t.jobs, t.completed, t.skipped, t.failed, t.unfinished);
-  fprintf(out, "  average wait %.1f s, execution %.1f s, completion %.1f s\n", t.all.wait,
-          t.all.exec, t.all.completion);
+  fprintf(out, "  average wait %.1f s, execution %.1f s, completion %.1f s, bounded slowdown "
+          "%.2f\n", t.all.wait, t.all.exec, t.all.completion, t.all.bsld);
   fprintf(out, "  makespan %.1f s, throughput %.5f jobs/s, allocation %.2f %% of %d %s\n",
           t.makespan, t.throughput, 100.0 * t.allocation_rate, rep->cfg.units, rep->unit_name);
   /* Watts are per unit: "per slot" where a node's power is shared by its

@@ -156,6 +156,9 @@ static void avg_add(morph_report_avg *a, const morph__rjob *j)
   a->wait += j->start - j->submit;
   a->exec += j->end - j->start;
   a->completion += j->end - j->submit;
+  double exec = j->end - j->start, floor = exec > MORPH_REPORT_BSLD_TAU ? exec : MORPH_REPORT_BSLD_TAU;
+  double sld = (j->end - j->submit) / floor;
+  a->bsld += sld > 1 ? sld : 1;
 }
 
 static void avg_finish(morph_report_avg *a)
@@ -165,6 +168,7 @@ static void avg_finish(morph_report_avg *a)
   a->wait /= (double)a->jobs;
   a->exec /= (double)a->jobs;
   a->completion /= (double)a->jobs;
+  a->bsld /= (double)a->jobs;
 }
 
 static void count_job(morph_report_totals *t, const morph__rjob *j, int *have)

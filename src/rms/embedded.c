@@ -20,6 +20,7 @@
 #include "common/clock.h"
 #include "morph/error.h"
 #include "rms/backend.h"
+#include "rms/gone.h"
 #include "rms/launch.h"
 #include "rms/pool.h"
 
@@ -37,6 +38,8 @@ typedef struct held {
 typedef struct queued {
   morph__backend_event ev;
   morph__alloc pieces; /* RELEASED: given back when reported */
+  morph__gone gone;    /* RELEASED: reported once the hosts it empties
+                          are seen empty, on those hosts */
 } queued;
 
 typedef struct embedded {
@@ -126,6 +129,7 @@ static int enqueue(embedded *e, const morph__backend_event *ev, const morph__all
   e->q = v;
   queued *x = &e->q[e->nq];
   x->ev = *ev;
+  morph__gone_begin(&x->gone, NULL, 0);
   morph__alloc_init(&x->pieces);
   int rc = pieces ? morph__alloc_copy(&x->pieces, pieces) : MORPH_OK;
   if (rc != MORPH_OK) {
@@ -214,7 +218,8 @@ static int emb_start(morph__backend *b, morph__job *job)
   if (rc != MORPH_OK)
     return rc;
   pid_t pid;
-  rc = morph__launcher_run(&e->launcher, job, e->pool.local ? NULL : e->pool.nodes, &pid);
+  rc = morph__launcher_run(&e->launcher, job, e->pool.local ? NULL : e->pool.nodes, e->pool.n,
+                           &pid);
   if (rc != MORPH_OK) {
     morph__pool_release(&e->pool, &job->alloc);
     morph__alloc_sub(&h->pieces, &job->alloc);
@@ -246,6 +251,24 @@ static int emb_grow(morph__backend *b, const morph__job *job, int req, const mor
   return rc;
 }
 
+/* "node3,node4": the hosts where the job holds nothing once `rest` is
+ * all it keeps; "" on this machine alone. */
+static void emptied_hosts(const embedded *e, const morph__alloc *pieces, const morph__alloc *rest,
+                          char *buf, size_t size)
+{
+  size_t len = 0;
+  buf[0] = '\0';
+  for (int i = 0; !e->pool.local && i < pieces->n && len < size; i++) {
+    int node = pieces->v[i].node;
+    if (morph__alloc_on(rest, node) > 0)
+      continue;
+    int w = snprintf(buf + len, size - len, "%s%s", len ? "," : "", e->pool.nodes[node].host);
+    len += w > 0 ? (size_t)w : size;
+  }
+  if (len >= size)
+    buf[0] = '\0';
+}
+
 static int emb_release(morph__backend *b, const morph__job *job, int req,
                        const morph__alloc *pieces)
 {
@@ -253,12 +276,19 @@ static int emb_release(morph__backend *b, const morph__job *job, int req,
   held *h = find_held(e, job->id);
   morph__alloc rest;
   morph__alloc_init(&rest);
+  char hosts[512] = "";
   int rc = h ? morph__alloc_copy(&rest, &h->pieces) : MORPH_EINVAL;
   if (rc == MORPH_OK)
     rc = morph__alloc_sub(&rest, pieces);
+  if (rc == MORPH_OK)
+    emptied_hosts(e, pieces, &rest, hosts, sizeof hosts);
   morph__alloc_free(&rest);
   morph__backend_event ev = event_of(MORPH__BE_RELEASED, job->id, req);
-  return rc == MORPH_OK ? enqueue(e, &ev, pieces) : rc;
+  if (rc == MORPH_OK)
+    rc = enqueue(e, &ev, pieces);
+  if (rc == MORPH_OK)
+    morph__gone_begin(&e->q[e->nq - 1].gone, hosts, morph__now());
+  return rc;
 }
 
 static void forget_queued(embedded *e, int64_t job)
@@ -334,7 +364,10 @@ static void reap(embedded *e)
 {
   int ws;
   pid_t pid;
-  while ((pid = waitpid(-1, &ws, WNOHANG)) > 0)
+  while ((pid = waitpid(-1, &ws, WNOHANG)) > 0) {
+    for (int i = 0; i < e->nq; i++)
+      if (morph__gone_reaped(&e->q[i].gone, pid, ws, morph__now()))
+        break;
     for (int i = 0; i < e->nheld; i++) {
       held *h = &e->held[i];
       if (h->pid != pid || !h->child)
@@ -345,6 +378,7 @@ static void reap(embedded *e)
       h->pid = 0, h->child = 0;
       enqueue(e, &ev, NULL);
     }
+  }
 }
 
 /* True if pid still is a morph run (not a recycled pid). */
@@ -381,24 +415,50 @@ static void check_adopted(embedded *e)
   }
 }
 
+/* The first completion that may be reported (a release waits for its
+ * check), -1 if none; starts the checks that are due. */
+static int first_ready(embedded *e)
+{
+  double now = morph__now();
+  int first = -1;
+  for (int i = 0; i < e->nq; i++) {
+    morph__gone_tick(&e->q[i].gone, e->q[i].ev.job, now);
+    if (first < 0 && e->q[i].gone.answer != 1)
+      first = i;
+  }
+  return first;
+}
+
+/* A release whose hosts are not seen empty is not given back: the
+ * pieces stay booked with the job until it ends. */
+static void finish_release(embedded *e, held *h, queued *x, morph__backend_event *ev)
+{
+  ev->outcome = x->gone.answer;
+  if (ev->outcome != MORPH_OK) {
+    snprintf(ev->text, sizeof ev->text, "%s", x->gone.why);
+    return;
+  }
+  ev->outcome = h ? morph__alloc_sub(&h->pieces, &x->pieces) : MORPH_EINVAL;
+  if (ev->outcome == MORPH_OK)
+    morph__pool_release(&e->pool, &x->pieces);
+}
+
 static int emb_next(morph__backend *b, morph__backend_event *ev)
 {
   embedded *e = self(b);
-  if (e->nq == 0) {
+  int i = first_ready(e);
+  if (i < 0) {
     reap(e);
     check_adopted(e);
+    i = first_ready(e);
   }
-  if (e->nq == 0)
+  if (i < 0)
     return 0;
-  queued x = e->q[0];
-  memmove(e->q, e->q + 1, (size_t)(--e->nq) * sizeof *e->q);
+  queued x = e->q[i];
+  memmove(e->q + i, e->q + i + 1, (size_t)(--e->nq - i) * sizeof *e->q);
   *ev = x.ev;
-  held *h = find_held(e, ev->job);
-  if (ev->kind == MORPH__BE_RELEASED) {
-    ev->outcome = h ? morph__alloc_sub(&h->pieces, &x.pieces) : MORPH_EINVAL;
-    if (ev->outcome == MORPH_OK)
-      morph__pool_release(&e->pool, &x.pieces);
-  }
+  if (ev->kind == MORPH__BE_RELEASED)
+    finish_release(e, find_held(e, ev->job), &x, ev);
   morph__alloc_free(&x.pieces);
   return 1;
 }

@@ -44,9 +44,22 @@ int morph__launcher_init(morph__launcher *l, const char *path, const char *socke
   return MORPH_OK;
 }
 
-/* Writes "host slots=N" lines of the job's allocation. */
+static int in_alloc(const morph__alloc *a, int node)
+{
+  for (int i = 0; i < a->n; i++)
+    if (a->v[i].node == node)
+      return 1;
+  return 0;
+}
+
+/* Writes "host slots=N" lines: the job's pieces first, then every other
+ * node of the pool with all its slots. Open MPI maps the first -n ranks
+ * slot by slot in this order, so they land on the pieces; the other
+ * nodes are there for later grows, since Open MPI 4.1 cannot spawn onto a
+ * host that was not in mpirun's starting list (measured: add-host fails,
+ * docs/cluster.md). */
 static int write_hostfile(const morph__launcher *l, const morph__job *job,
-                          const morph__node *nodes, char *path, size_t size)
+                          const morph__node *nodes, int nnodes, char *path, size_t size)
 {
   snprintf(path, size, "%s/%lld.hosts", l->outdir, (long long)job->id);
   FILE *f = fopen(path, "w");
@@ -54,6 +67,9 @@ static int write_hostfile(const morph__launcher *l, const morph__job *job,
     return MORPH_EIO;
   for (int i = 0; i < job->alloc.n; i++)
     fprintf(f, "%s slots=%d\n", nodes[job->alloc.v[i].node].host, job->alloc.v[i].slots);
+  for (int k = 0; k < nnodes; k++)
+    if (!in_alloc(&job->alloc, k))
+      fprintf(f, "%s slots=%d\n", nodes[k].host, nodes[k].slots);
   return fclose(f) == 0 ? MORPH_OK : MORPH_EIO;
 }
 
@@ -76,8 +92,14 @@ static int build_argv(const morph__launcher *l, const morph__job *job, const cha
     argv[n++] = "--max", argv[n++] = nums[3];
     argv[n++] = "--pref", argv[n++] = nums[4];
   }
+  /* morphd, not Open MPI's slot count, decides where processes go: a
+   * grow onto a host the job already uses would otherwise be refused
+   * ("already filled", its slots in the hostfile being the pieces'). */
+  /* Across hosts rank 0 is on a node, not here: it reaches morph run
+   * over TCP. */
   if (hostfile)
-    argv[n++] = "--hostfile", argv[n++] = (char *)hostfile;
+    argv[n++] = "--hostfile", argv[n++] = (char *)hostfile, argv[n++] = "--mpi-arg",
+    argv[n++] = "--oversubscribe", argv[n++] = "--listen", argv[n++] = "*:0";
   argv[n++] = "--";
   for (int i = 0; i < job->argc && n < cap - 1; i++)
     argv[n++] = job->argv[i];
@@ -115,13 +137,13 @@ static void exec_child(const morph__job *job, char **argv)
 }
 
 int morph__launcher_run(const morph__launcher *l, const morph__job *job, const morph__node *nodes,
-                        pid_t *pid)
+                        int nnodes, pid_t *pid)
 {
   char hostfile[PATH_MAX + 32], nums[6][32];
   char *argv[MAX_ARGS + 256];
   if (job->argc > 255)
     return MORPH_EINVAL;
-  if (nodes && write_hostfile(l, job, nodes, hostfile, sizeof hostfile) != MORPH_OK)
+  if (nodes && write_hostfile(l, job, nodes, nnodes, hostfile, sizeof hostfile) != MORPH_OK)
     return MORPH_EIO;
   build_argv(l, job, nodes ? hostfile : NULL, nums, argv, MAX_ARGS + 256);
   fflush(NULL);

@@ -25,12 +25,14 @@ int morph__launcher_init(morph__launcher *l, const char *path, const char *socke
                          const char *outdir, char *err, size_t errsize);
 
 /* Forks `morph-run --server SOCK --job-id ID -n SIZE [--min --max --pref]
- * [--hostfile F] -- argv` for a job on job->alloc; with `nodes` (NULL: this
- * machine, no hostfile) it first writes <outdir>/<id>.hosts with one
- * "host slots=N" line per piece. Errors: MORPH_EINVAL (too many
- * arguments), MORPH_EIO (hostfile), MORPH_ESPAWN (fork failed); nothing
- * runs then. */
+ * [--hostfile F --mpi-arg --oversubscribe] -- argv` for a job on
+ * job->alloc; with `nodes` (nnodes of them; NULL: this machine, no
+ * hostfile) it first writes <outdir>/<id>.hosts with one "host slots=N"
+ * line per piece, then one per other node (Open MPI's hostfile: across
+ * hosts the embedded backend runs Open MPI jobs). Errors: MORPH_EINVAL
+ * (too many arguments), MORPH_EIO (hostfile), MORPH_ESPAWN (fork failed);
+ * nothing runs then. */
 int morph__launcher_run(const morph__launcher *l, const morph__job *job, const morph__node *nodes,
-                        pid_t *pid);
+                        int nnodes, pid_t *pid);
 
 #endif

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "morph/error.h"
+#include "proto/hosts.h"
 #include "rms/morphd.h"
 
 static int idle(const morph__job *job)
@@ -72,9 +73,30 @@ int morph__resize_expand(morph__daemon *d, morph__job *job, int to, const morph_
   return begin(d, job, MORPH__R_EXPAND, to, pieces, MORPH__P_GROW);
 }
 
+/* "node3:2": the hosts of the pieces a shrink gives back, so that the
+ * job's leavers are the processes there and those hosts empty whole; ""
+ * on this machine alone ("localhost"), where any leavers do. */
+static void leaver_hosts(morph__daemon *d, const morph__alloc *pieces, char *buf, size_t size)
+{
+  morph__backend_view v;
+  morph__hostlist l;
+  morph__hostlist_init(&l);
+  int rc = morph__backend_read(d->be, &v);
+  for (int k = 0; rc == MORPH_OK && k < pieces->n; k++) {
+    int node = pieces->v[k].node;
+    if (node >= 0 && node < v.nnodes && strcmp(v.nodes[node].host, "localhost") != 0)
+      rc = morph__hostlist_add(&l, v.nodes[node].host, pieces->v[k].slots);
+  }
+  if (rc != MORPH_OK || morph__hostlist_format(&l, buf, size) != MORPH_OK)
+    buf[0] = '\0';
+  morph__hostlist_free(&l);
+}
+
 int morph__resize_shrink(morph__daemon *d, morph__job *job, int to, const morph__alloc *pieces)
 {
-  if (!idle(job) || send_resize(d, job, d->next_resize, to, "") != MORPH_OK)
+  char hosts[512];
+  leaver_hosts(d, pieces, hosts, sizeof hosts);
+  if (!idle(job) || send_resize(d, job, d->next_resize, to, hosts) != MORPH_OK)
     return 0;
   return begin(d, job, MORPH__R_SHRINK, to, pieces, MORPH__P_SENT);
 }

@@ -42,8 +42,15 @@ static void fill_limits(morph_policy_job *p, const morph__job *job)
   if (!morph_job_kind_malleable(job->kind))
     p->min = p->pref = p->max = job->req_max;
   p->submit_time = job->submit;
-  p->mtct_avg = job->mtct_avg, p->mtct_trend = job->mtct_trend;
-  p->efficiency = -1;
+  /* What libmorph measures (PROGRESS: seconds per iteration, MPI seconds
+   * per iteration): MTCT's trend is the last ratio; its running average
+   * mixes sizes once the job has been resized, so from then on the last
+   * ratio stands for both. Efficiency is the share of a loop not in MPI. */
+  p->mtct_trend = job->mtct_trend;
+  p->mtct_avg = job->resizes > 0 ? job->mtct_trend : job->mtct_avg;
+  p->efficiency = job->iter_time > 0 && job->mpi_time >= 0 && job->mpi_time <= job->iter_time
+                      ? 1.0 - job->mpi_time / job->iter_time
+                      : -1;
 }
 
 static void fill_running(morph_policy_job *p, const morph__job *job)

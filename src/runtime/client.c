@@ -184,6 +184,8 @@ int morph__client_ack(morph_ctx *ctx, const char *checkpoint)
   m.t_redist = r->t_redist, m.t_commit = r->t_commit, m.bytes = r->bytes_moved;
   snprintf(m.text, sizeof m.text, "%s", r->message);
   snprintf(m.checkpoint, sizeof m.checkpoint, "%s", checkpoint ? checkpoint : "");
+  snprintf(m.hosts, sizeof m.hosts, "%s", ctx->reconf_hosts);
+  ctx->reconf_hosts[0] = '\0'; /* a later refusal moves nobody */
   return send_or_lose(ctx, &m, "acknowledging a decision");
 }
 

@@ -86,6 +86,8 @@ struct morph_ctx {
   morph__data *data;
   int ndata;
   morph_reconf_report report;
+  char reconf_hosts[512]; /* rank 0: where the last window's joiners went
+                           or its leavers were (proto/hosts.h), for the ACK */
   int verdict;          /* last window's verdict (rank 0: read by unwaited
                            sends; others: written by a receive) */
   int64_t vote[2];      /* a joiner's vote {outcome, bytes received} */

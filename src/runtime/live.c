@@ -24,6 +24,8 @@
 
 #include "common/clock.h"
 #include "common/log.h"
+#include "proto/hosts.h"
+#include "runtime/leavers.h"
 #include "runtime/move.h"
 #include "runtime/wait.h"
 #include "runtime/window.h"
@@ -40,7 +42,7 @@ typedef struct spawn_job {
   int n;
   char exe[PATH_MAX];
   char **argv;
-  char hosts[512];
+  morph__hostlist hosts; /* where the joiners go; empty: MPI's choice */
   MPI_Comm comm, inter, merged;
   char err[MPI_MAX_ERROR_STRING];
 } spawn_job;
@@ -72,18 +74,41 @@ static char **read_argv(void)
   return argv;
 }
 
+/* One command per run of hosts, each with the info host=<name>:<count>:
+ * MPI_Comm_spawn_multiple ranks the joiners in the order of the commands,
+ * so joiners land exactly where the list says, in its order. (A single
+ * spawn with host=a:1,b:2 lets Open MPI's mapper fill hosts by its own
+ * slot count instead: measured, both joiners went to b.) */
+static int spawn_on_hosts(spawn_job *j)
+{
+  int k = j->hosts.n, rc = MPI_ERR_NO_MEM;
+  char **cmds = calloc((size_t)k, sizeof *cmds), ***argvs = calloc((size_t)k, sizeof *argvs);
+  int *np = calloc((size_t)k, sizeof *np);
+  MPI_Info *infos = calloc((size_t)k, sizeof *infos);
+  for (int i = 0; cmds && argvs && np && infos && i < k; i++) {
+    char host[MORPH__HOST_MAX + 16];
+    snprintf(host, sizeof host, "%s:%d", j->hosts.v[i].host, j->hosts.v[i].count);
+    cmds[i] = j->exe, argvs[i] = j->argv, np[i] = j->hosts.v[i].count;
+    MPI_Info_create(&infos[i]);
+    MPI_Info_set(infos[i], "host", host);
+  }
+  if (cmds && argvs && np && infos)
+    rc = MPI_Comm_spawn_multiple(k, cmds, argvs, np, infos, 0, j->comm, &j->inter,
+                                 MPI_ERRCODES_IGNORE);
+  for (int i = 0; infos && i < k; i++)
+    if (infos[i] != MPI_INFO_NULL && infos[i] != 0)
+      MPI_Info_free(&infos[i]);
+  free(cmds), free(argvs), free(np), free(infos);
+  return rc;
+}
+
 static void *spawn_main(void *arg)
 {
   spawn_job *j = arg;
-  MPI_Info info = MPI_INFO_NULL;
-  if (j->hosts[0]) {
-    MPI_Info_create(&info);
-    MPI_Info_set(info, "host", j->hosts);
-  }
-  int rc = MPI_Comm_spawn(j->exe, j->argv[0] ? j->argv : MPI_ARGV_NULL, j->n, info, 0, j->comm,
-                          &j->inter, MPI_ERRCODES_IGNORE);
-  if (info != MPI_INFO_NULL)
-    MPI_Info_free(&info);
+  int rc = j->hosts.n > 0 ? spawn_on_hosts(j)
+                          : MPI_Comm_spawn(j->exe, j->argv[0] ? j->argv : MPI_ARGV_NULL, j->n,
+                                           MPI_INFO_NULL, 0, j->comm, &j->inter,
+                                           MPI_ERRCODES_IGNORE);
   if (rc == MPI_SUCCESS)
     rc = MPI_Intercomm_merge(j->inter, 0, &j->merged);
   int len = 0;
@@ -119,6 +144,22 @@ static int wait_spawn(spawn_job *j, double timeout)
   return done;
 }
 
+/* The decision's hosts, if they name every joiner (rank 0 only: the
+ * spawn's root decides). A list that does not fit the expansion is left
+ * to MPI's own placement, with a warning. */
+static void joiner_hosts(const morph_ctx *ctx, spawn_job *j)
+{
+  const char *text = ctx->decision.hosts;
+  if (ctx->rank != 0 || !text[0])
+    return;
+  int rc = morph__hostlist_parse(&j->hosts, text);
+  if (rc == MORPH_OK && morph__hostlist_total(&j->hosts) == j->n)
+    return;
+  morph__log(MORPH_LOG_WARN, "0", "joiner hosts '%.100s' do not name %d joiners; MPI places them",
+             text, j->n);
+  j->hosts.n = 0;
+}
+
 static spawn_job *spawn_job_new(const morph_ctx *ctx, const morph__window *w)
 {
   spawn_job *j = calloc(1, sizeof *j);
@@ -136,7 +177,8 @@ static spawn_job *spawn_job_new(const morph_ctx *ctx, const morph__window *w)
   j->n = w->new_size - w->old_size;
   j->comm = w->spawncomm;
   j->inter = j->merged = MPI_COMM_NULL;
-  snprintf(j->hosts, sizeof j->hosts, "%s", ctx->decision.hosts);
+  morph__hostlist_init(&j->hosts);
+  joiner_hosts(ctx, j);
   return j;
 }
 
@@ -154,6 +196,7 @@ static void spawn_job_free(spawn_job *j)
       break;
     }
   free(argv);
+  morph__hostlist_free(&j->hosts);
   pthread_mutex_destroy(&j->lock);
   pthread_cond_destroy(&j->cond);
   free(j);
@@ -183,10 +226,11 @@ static int run_spawn(morph_ctx *ctx, morph__window *w, spawn_job *j, int *abando
   return j->rc;
 }
 
-static int pid_in(pid_t pid, const int *pids, int n)
+/* pairs: n pairs {pid, flag}. */
+static int pid_in(pid_t pid, const int *pairs, int n)
 {
   for (int i = 0; i < n; i++)
-    if (pids[i] == (int)pid)
+    if (pairs[2 * i] == (int)pid)
       return 1;
   return 0;
 }
@@ -224,31 +268,61 @@ static int same_exe(pid_t pid, const char *exe)
 /*
  * Kills joiners of a failed spawn that never became members: processes of
  * this host that run our program under the same parent (the MPI daemon)
- * but are not in the job. Collective over ctx->comm. Returns how many were
- * killed here.
+ * but are not in the job (pids: one pair {pid, hung} per rank). Returns
+ * how many were killed here.
  */
-static int kill_strays(morph_ctx *ctx)
+static int kill_strays(const morph_ctx *ctx, const int *pairs)
 {
-  int me = (int)getpid(), *pids = malloc((size_t)ctx->size * sizeof *pids), killed = 0;
+  int killed = 0;
   char exe[PATH_MAX];
   ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (!pids || n <= 0 || MPI_Allgather(&me, 1, MPI_INT, pids, 1, MPI_INT, ctx->comm) != MPI_SUCCESS) {
-    free(pids);
+  if (n <= 0)
     return 0;
-  }
   exe[n] = '\0';
   pid_t ppid = getppid();
   DIR *d = opendir("/proc");
   for (struct dirent *e; d && (e = readdir(d));) {
     pid_t pid = (pid_t)atoi(e->d_name);
-    if (pid > 0 && !pid_in(pid, pids, ctx->size) && parent_of(pid) == ppid && same_exe(pid, exe) &&
+    if (pid > 0 && !pid_in(pid, pairs, ctx->size) && parent_of(pid) == ppid && same_exe(pid, exe) &&
         kill(pid, SIGKILL) == 0)
       killed++;
   }
   if (d)
     closedir(d);
-  free(pids);
   return killed;
+}
+
+/*
+ * After a failed spawn, every parent learns the others' pids and whether
+ * any spawn hung, in one exchange bounded by the step time: a blocking
+ * collective here waited forever once (measured across hosts: two parents
+ * got an error from MPI_Allgather and went on while two waited in it). No
+ * answer in time counts as a hung spawn. Returns 1 if any spawn hung;
+ * *pairs (heap, {pid, hung} per rank) is NULL unless all answered; after
+ * a timeout the buffer belongs to MPI and is leaked.
+ */
+static int share_spawn_outcome(morph_ctx *ctx, const morph__window *w, int **pairs)
+{
+  *pairs = NULL;
+  int *buf = malloc((size_t)(ctx->size + 1) * 2 * sizeof *buf);
+  if (!buf)
+    return 1;
+  int *mine = buf + 2 * ctx->size;
+  mine[0] = (int)getpid(), mine[1] = w->spawn_hung;
+  MPI_Request req;
+  int rc = MPI_Iallgather(mine, 2, MPI_INT, buf, 2, MPI_INT, ctx->comm, &req) == MPI_SUCCESS
+             ? morph__wait_all(1, &req, morph__now() + w->step_timeout)
+             : MORPH_EMPI;
+  if (rc != MORPH_OK) {
+    if (rc != MORPH_ETIMEDOUT)
+      free(buf);
+    return 1;
+  }
+  int hung = 0;
+  for (int r = 0; r < ctx->size; r++)
+    hung |= buf[2 * r + 1];
+  *pairs = buf;
+  return hung;
 }
 
 /* The window's header for the joiners, from the context (a timed-out
@@ -291,6 +365,8 @@ static int grow(morph_ctx *ctx, morph__window *w)
     w->intercomm = j->inter, w->newcomm = j->merged;
     MPI_Comm_set_errhandler(w->newcomm, MPI_ERRORS_RETURN);
     rc = send_wire(ctx, w);
+    if (ctx->rank == 0)
+      morph__hostlist_format(&j->hosts, ctx->reconf_hosts, sizeof ctx->reconf_hosts);
   } else {
     snprintf(w->why, sizeof w->why, "spawning %d processes %s%s%.100s", j->n,
              abandoned ? "did not finish within the step time limit" : "failed",
@@ -304,19 +380,99 @@ static int grow(morph_ctx *ctx, morph__window *w)
   return rc;
 }
 
+/* Every rank's host name, gathered on comm (n entries of
+ * MORPH__HOST_MAX bytes, heap; leaked after a timeout like any buffer of
+ * an abandoned request). */
+static int gather_hosts(MPI_Comm comm, int n, double deadline, char **out)
+{
+  char *all = calloc((size_t)n + 1, MORPH__HOST_MAX);
+  if (!all)
+    return MORPH_ENOMEM;
+  char *mine = all + (size_t)n * MORPH__HOST_MAX;
+  gethostname(mine, MORPH__HOST_MAX - 1);
+  MPI_Request req;
+  MPI_Iallgather(mine, MORPH__HOST_MAX, MPI_CHAR, all, MORPH__HOST_MAX, MPI_CHAR, comm, &req);
+  int rc = morph__wait_all(1, &req, deadline);
+  if (rc == MORPH_OK)
+    *out = all;
+  else if (rc != MORPH_ETIMEDOUT)
+    free(all);
+  return rc;
+}
+
+/* The hosts the decision names for the leavers, from rank 0 to all. */
+static int share_decision_hosts(morph_ctx *ctx, double deadline)
+{
+  MPI_Request req;
+  MPI_Ibcast(ctx->decision.hosts, (int)sizeof ctx->decision.hosts, MPI_CHAR, 0, ctx->comm, &req);
+  return morph__wait_all(1, &req, deadline);
+}
+
+/* Rank 0 tells its launcher where the leavers were ("node3:2"). */
+static void note_leaver_hosts(morph_ctx *ctx, const char *const *host_of, const unsigned char *leave)
+{
+  morph__hostlist l;
+  morph__hostlist_init(&l);
+  for (int r = 0; r < ctx->size; r++)
+    if (leave[r] && morph__hostlist_add(&l, host_of[r], 1) != MORPH_OK)
+      l.n = 0;
+  morph__hostlist_format(&l, ctx->reconf_hosts, sizeof ctx->reconf_hosts);
+  morph__hostlist_free(&l);
+}
+
+/* Who leaves: the highest ranks on the hosts the decision names (so that
+ * hosts empty whole), else the highest ranks. Fills w->stay when the
+ * stayers are not simply the lowest ranks. Collective over ctx->comm. */
+static int choose_leavers(morph_ctx *ctx, morph__window *w)
+{
+  double deadline = morph__now() + w->step_timeout;
+  char *names = NULL;
+  int rc = share_decision_hosts(ctx, deadline);
+  if (rc == MORPH_OK)
+    rc = gather_hosts(ctx->comm, ctx->size, deadline, &names);
+  const char **host_of = malloc((size_t)ctx->size * sizeof *host_of);
+  unsigned char *leave = malloc((size_t)ctx->size);
+  w->stay = malloc((size_t)w->new_size * sizeof *w->stay);
+  if (rc == MORPH_OK && (!host_of || !leave || !w->stay))
+    rc = MORPH_ENOMEM;
+  for (int r = 0; rc == MORPH_OK && r < ctx->size; r++)
+    host_of[r] = names + (size_t)r * MORPH__HOST_MAX;
+  int unmet = rc == MORPH_OK ? morph__leavers_choose(host_of, ctx->size, ctx->size - w->new_size,
+                                                     ctx->decision.hosts, leave)
+                             : 0;
+  if (unmet < 0)
+    rc = unmet;
+  if (unmet > 0 && ctx->rank == 0)
+    morph__log(MORPH_LOG_WARN, "0", "%d leaver(s) could not be taken from the hosts named (%.100s)",
+               unmet, ctx->decision.hosts);
+  for (int r = 0, q = 0; rc == MORPH_OK && r < ctx->size; r++)
+    if (!leave[r])
+      w->stay[q++] = r;
+  if (rc == MORPH_OK && ctx->rank == 0)
+    note_leaver_hosts(ctx, host_of, leave);
+  free(host_of);
+  free(leave);
+  free(names);
+  return rc;
+}
+
 /* The stayers' communicator is built by the stayers alone
  * (MPI_Comm_create_group), so that a leaver in trouble cannot hold it up. */
 static int shrink(morph_ctx *ctx, morph__window *w)
 {
   w->newcomm = ctx->comm;
-  w->nonstay_lo = w->new_size, w->nonstay_hi = w->old_size;
-  if (ctx->rank >= w->new_size)
+  w->nonstay_lo = 0, w->nonstay_hi = w->old_size;
+  int rc = choose_leavers(ctx, w);
+  if (rc != MORPH_OK) {
+    snprintf(w->why, sizeof w->why, "choosing the leavers failed: %s", morph_strerror(rc));
+    return rc;
+  }
+  if (morph__window_new_rank(w, ctx->rank) < 0)
     return MORPH_OK;
   MPI_Group all, stay;
-  int range[1][3] = {{0, w->new_size - 1, 1}};
   MPI_Comm_group(ctx->comm, &all);
-  MPI_Group_range_incl(all, 1, range, &stay);
-  int rc = MPI_Comm_create_group(ctx->comm, stay, TAG_STAYERS, &w->staycomm);
+  MPI_Group_incl(all, w->new_size, w->stay, &stay);
+  rc = MPI_Comm_create_group(ctx->comm, stay, TAG_STAYERS, &w->staycomm);
   MPI_Group_free(&stay);
   MPI_Group_free(&all);
   if (rc != MPI_SUCCESS)
@@ -327,6 +483,7 @@ static int shrink(morph_ctx *ctx, morph__window *w)
 
 static int live_prepare(morph_ctx *ctx, morph__window *w)
 {
+  ctx->reconf_hosts[0] = '\0';
   return w->new_size > w->old_size ? grow(ctx, w) : shrink(ctx, w);
 }
 
@@ -346,6 +503,8 @@ static void free_comm(MPI_Comm *c)
 static int live_commit(morph_ctx *ctx, morph__window *w)
 {
   int grown = w->new_size > w->old_size;
+  free(w->stay);
+  w->stay = NULL;
   if (!grown && w->staycomm == MPI_COMM_NULL) {
     ctx->status = MORPH_LEAVING;
     return MORPH_OK;
@@ -364,21 +523,25 @@ static int live_commit(morph_ctx *ctx, morph__window *w)
 static void live_rollback(morph_ctx *ctx, morph__window *w)
 {
   morph__data_discard(ctx, w);
+  free(w->stay);
+  w->stay = NULL;
+  ctx->reconf_hosts[0] = '\0';
   if (w->joiner) {
     /* A joiner of a failed expansion has nothing to stay for. */
     ctx->status = MORPH_LEAVING;
     return;
   }
   if (w->new_size > w->old_size) {
-    int killed = kill_strays(ctx);
-    if (killed && ctx->rank == 0)
-      morph__log(MORPH_LOG_WARN, "0", "killed %d joiner(s) left over by the failed spawn", killed);
     /* After a failed spawn, Open MPI 4.1 leaves the non-root parents inside
      * MPI_Comm_spawn for good; a hung spawn anywhere means the job's
      * dynamic-process machinery cannot be trusted, so every process must
      * know: later reconfigurations then use the relaunch mechanism. */
-    int hung = w->spawn_hung;
-    MPI_Allreduce(MPI_IN_PLACE, &hung, 1, MPI_INT, MPI_MAX, ctx->comm);
+    int *pairs;
+    int hung = share_spawn_outcome(ctx, w, &pairs);
+    int killed = pairs ? kill_strays(ctx, pairs) : 0;
+    free(pairs);
+    if (killed && ctx->rank == 0)
+      morph__log(MORPH_LOG_WARN, "0", "killed %d joiner(s) left over by the failed spawn", killed);
     if (hung)
       ctx->live_ok = 0;
     ctx->spawn_hung |= hung;

@@ -38,6 +38,21 @@ static void blobset_free(blobset *b)
   }
 }
 
+int morph__window_nonstay(const morph__window *w, int p)
+{
+  return p >= w->nonstay_lo && p < w->nonstay_hi && (!w->stay || morph__window_new_rank(w, p) < 0);
+}
+
+int morph__window_new_rank(const morph__window *w, int p)
+{
+  if (!w->stay)
+    return p < w->new_size ? p : -1;
+  for (int q = 0; q < w->new_size; q++)
+    if (w->stay[q] == p)
+      return q;
+  return -1;
+}
+
 static int move_replicated(morph__data *d, morph__window *w, int me, double deadline)
 {
   MPI_Request req;
@@ -112,7 +127,9 @@ static int move_distributed(morph__data *d, morph__window *w, int me, int i, dou
     return rc;
   morph__dist dist = morph__data_dist(d);
   morph__plan plan;
-  rc = morph__plan_build(&dist, counts, w->old_size, w->new_size, me, &plan);
+  rc = w->stay ? morph__plan_build_owned(&dist, counts, w->old_size, w->new_size, w->stay, me,
+                                         &plan)
+               : morph__plan_build(&dist, counts, w->old_size, w->new_size, me, &plan);
   free(counts);
   if (rc != MORPH_OK)
     return rc;
@@ -128,8 +145,23 @@ static int move_distributed(morph__data *d, morph__window *w, int me, int i, dou
   return rc;
 }
 
-/* Callback data: old rank r's blob goes to new rank r mod N. `len` is on
- * the heap (see gather_counts). */
+/* Callback data: a staying process keeps its own blob; the k-th of the
+ * others (leavers, in rank order) goes to new rank k mod N. When the
+ * highest ranks leave this is old rank r -> new rank r mod N. Returns the
+ * rank of w->newcomm that receives old rank r's blob. */
+static int blob_owner(const morph__window *w, int r)
+{
+  int q = morph__window_new_rank(w, r);
+  if (q >= 0)
+    return r;
+  int k = 0;
+  for (int p = 0; p < r; p++)
+    k += morph__window_new_rank(w, p) < 0;
+  q = k % w->new_size;
+  return w->stay ? w->stay[q] : q;
+}
+
+/* `len` is on the heap (see gather_counts). */
 static int send_blob(morph__data *d, morph__window *w, int me, MPI_Request *reqs, int *nreq,
                      void **blob, int64_t *len)
 {
@@ -138,23 +170,17 @@ static int send_blob(morph__data *d, morph__window *w, int me, MPI_Request *reqs
   if (rc != MORPH_OK)
     return rc;
   *len = (int64_t)n;
-  int dst = me % w->new_size;
+  int dst = blob_owner(w, me);
   MPI_Isend(len, 1, MPI_INT64_T, dst, TAG_BLOB_LEN, w->newcomm, &reqs[(*nreq)++]);
   MPI_Isend(*blob, (int)n, MPI_BYTE, dst, TAG_BLOB, w->newcomm, &reqs[(*nreq)++]);
   return MORPH_OK;
 }
 
-static int recv_blobs(morph__window *w, int me, blobset *b, double deadline)
+/* Receives the blobs of srcs[0..b->n) in that order. */
+static int recv_blob_list(morph__window *w, int me, blobset *b, const int *srcs, double deadline)
 {
-  for (int src = me; src < w->old_size; src += w->new_size)
-    b->n++;
-  b->blobs = calloc((size_t)b->n + 1, sizeof *b->blobs);
-  b->lens = calloc((size_t)b->n + 1, sizeof *b->lens);
-  b->len64 = calloc((size_t)b->n + 1, sizeof *b->len64);
-  if (!b->blobs || !b->lens || !b->len64)
-    return MORPH_ENOMEM;
-  int k = 0;
-  for (int src = me; src < w->old_size; src += w->new_size, k++) {
+  for (int k = 0; k < b->n; k++) {
+    int src = srcs[k];
     MPI_Request req;
     MPI_Irecv(&b->len64[k], 1, MPI_INT64_T, src, TAG_BLOB_LEN, w->newcomm, &req);
     int rc = morph__wait_all(1, &req, deadline);
@@ -172,6 +198,34 @@ static int recv_blobs(morph__window *w, int me, blobset *b, double deadline)
   return MORPH_OK;
 }
 
+/* The old ranks whose blobs process `me` receives: its own first, then
+ * the others in rank order. Returns how many (written to src). */
+static int blob_sources(const morph__window *w, int me, int *src)
+{
+  int n = 0;
+  if (me < w->old_size && blob_owner(w, me) == me)
+    src[n++] = me;
+  for (int r = 0; r < w->old_size; r++)
+    if (r != me && blob_owner(w, r) == me)
+      src[n++] = r;
+  return n;
+}
+
+static int recv_blobs(morph__window *w, int me, blobset *b, double deadline)
+{
+  int *srcs = malloc((size_t)w->old_size * sizeof *srcs);
+  if (!srcs)
+    return MORPH_ENOMEM;
+  b->n = blob_sources(w, me, srcs);
+  b->blobs = calloc((size_t)b->n + 1, sizeof *b->blobs);
+  b->lens = calloc((size_t)b->n + 1, sizeof *b->lens);
+  b->len64 = calloc((size_t)b->n + 1, sizeof *b->len64);
+  int rc = b->blobs && b->lens && b->len64 ? recv_blob_list(w, me, b, srcs, deadline)
+                                           : MORPH_ENOMEM;
+  free(srcs);
+  return rc;
+}
+
 static int move_callbacks(morph__data *d, morph__window *w, int me, int i, double deadline)
 {
   MPI_Request reqs[2];
@@ -185,7 +239,7 @@ static int move_callbacks(morph__data *d, morph__window *w, int me, int i, doubl
   blobset *b = calloc(1, sizeof *b);
   if (rc == MORPH_OK && !b)
     rc = MORPH_ENOMEM;
-  if (rc == MORPH_OK && me < w->new_size)
+  if (rc == MORPH_OK && morph__window_new_rank(w, me) >= 0)
     rc = recv_blobs(w, me, b, deadline);
   int sent = nreq == 0 || morph__wait_all(nreq, reqs, deadline) == MORPH_OK;
   /* A blob still being sent after the deadline belongs to MPI: leak it. */

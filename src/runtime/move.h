@@ -11,6 +11,13 @@
  * over w->newcomm, into w->newbufs (move.c). Old buffers are not touched. */
 int morph__data_move(morph_ctx *ctx, morph__window *w);
 
+/* 1 if rank p of w->newcomm is a joiner or a leaver of the window (move.c). */
+int morph__window_nonstay(const morph__window *w, int p);
+
+/* Rank in the new communicator of rank p of w->newcomm, or -1 if p does
+ * not belong to it (a leaver) (move.c). */
+int morph__window_new_rank(const morph__window *w, int p);
+
 /* Installs w->newbufs as the registrations' buffers (commit) or frees them
  * (rollback) (move.c). */
 void morph__data_install(morph_ctx *ctx, morph__window *w);

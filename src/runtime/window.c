@@ -18,6 +18,7 @@
 
 #include "common/clock.h"
 #include "common/log.h"
+#include "runtime/move.h"
 #include "runtime/wait.h"
 #include "runtime/window.h"
 
@@ -112,6 +113,8 @@ static void send_verdicts(morph__window *w, int *verdict)
 {
   for (int p = w->nonstay_lo; p < w->nonstay_hi; p++) {
     MPI_Request req;
+    if (!morph__window_nonstay(w, p))
+      continue;
     /* Not waited for: a dead receiver must not hold the stayers. */
     MPI_Isend(verdict, 1, MPI_INT, p, TAG_VERDICT, w->newcomm, &req);
     MPI_Request_free(&req);

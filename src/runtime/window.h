@@ -29,7 +29,11 @@ typedef struct morph__window {
   MPI_Comm staycomm;    /* the processes present before and after; they
                            decide commit or rollback (NULL on the others) */
   int nonstay_lo, nonstay_hi; /* ranks of newcomm that are joiners or
-                           leavers: [lo, hi) */
+                           leavers: [lo, hi), less those in `stay` */
+  int *stay;            /* live shrink that keeps other ranks than the
+                           lowest: the ranks of newcomm that stay, in their
+                           new order (new_size of them); NULL: ranks
+                           0..new_size-1 stay */
   int abandoned;        /* a transfer timed out: its buffers belong to MPI
                            now and must not be freed */
   int spawn_hung;       /* the spawn thread never returned */

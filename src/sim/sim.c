@@ -177,16 +177,31 @@ static int has_malleable_running(const morph_sim *sim)
   return 0;
 }
 
-/* Periodic decisions at multiples of the interval, only while a decision
- * can change something: jobs wait, or malleable jobs could grow. */
+/* A periodic decision can change something only while jobs wait or
+ * malleable jobs run (they may grow, or shrink on what they measure). */
+static int tick_useful(const morph_sim *sim)
+{
+  return sim->npend || has_malleable_running(sim);
+}
+
+/* Periodic decisions fall on multiples of the interval, but only where one
+ * would decide: at the next multiple if something changed since the last
+ * decision, else at the first multiple after the earliest inhibitor ends
+ * (sim->wake). Ticks in between would decide the same, so an idle stretch
+ * of simulated time costs no events however long it is. */
 static int schedule_tick(morph_sim *sim)
 {
-  if (sim->next_tick >= 0 || sim->ndone == sim->njobs)
+  if (sim->ndone == sim->njobs || !tick_useful(sim) || (!sim->dirty && !isfinite(sim->wake)))
     return MORPH_OK;
-  if (!sim->npend && !(sim->nfree > 0 && has_malleable_running(sim)))
-    return MORPH_OK;
-  sim->next_tick = (floor(sim->now / sim->cfg.interval) + 1.0) * sim->cfg.interval;
-  return morph__sim_push(sim, sim->next_tick, EV_TICK, -1);
+  double from = sim->dirty || sim->wake <= sim->now ? sim->now : sim->wake;
+  double k = floor(from / sim->cfg.interval) + 1.0;
+  if (!sim->dirty && (k - 1.0) * sim->cfg.interval >= sim->wake && (k - 1.0) * sim->cfg.interval > sim->now)
+    k -= 1.0;
+  double t = k * sim->cfg.interval;
+  if (!(t > sim->now) || (sim->next_tick >= 0 && sim->next_tick <= t))
+    return MORPH_OK; /* t > now fails only past 2^53 intervals: time has stopped */
+  sim->next_tick = t;
+  return morph__sim_push(sim, t, EV_TICK, -1);
 }
 
 static void progress(morph_sim *sim, double t0, double *last)
@@ -207,13 +222,14 @@ static int step(morph_sim *sim, int *tick)
   sim->now = ev.t;
   sim->st.events++;
   if (ev.type == EV_TICK) {
-    sim->next_tick = -1;
+    if (ev.t >= sim->next_tick)
+      sim->next_tick = -1; /* an earlier tick may have been pushed after it */
     *tick = 1;
   }
   int rc = morph__sim_handle(sim, &ev);
   if (rc || (sim->heap.n && sim->heap.v[0].t == sim->now))
     return rc;
-  if (sim->dirty || (*tick && sim->now >= sim->wake))
+  if (sim->dirty || (*tick && sim->now >= sim->wake && tick_useful(sim)))
     rc = morph__sim_decide(sim);
   *tick = 0;
   if (!rc && sim->npend && !sim->nrun && !sim->future && sim->acts.n == 0 && !sim->dirty)
@@ -229,17 +245,43 @@ static morph_job_state record_state(int s)
   return s == J_SKIPPED ? MORPH_JOB_SKIPPED : MORPH_JOB_UNFINISHED;
 }
 
+/* One record per job, and one per input record the loader skipped (SWF:
+ * cancelled jobs), so that the report counts everything it was given. */
 static int add_records(morph_sim *sim, morph_report *rep)
 {
-  for (size_t i = 0; i < sim->njobs; i++) {
+  int rc = MORPH_OK;
+  for (size_t i = 0; i < sim->njobs && !rc; i++) {
     const morph__sjob *j = &sim->jobs[i];
     morph_job_record r = {j->w->name, j->w->app, j->w->kind, record_state(j->state),
                           j->w->submit, j->start, j->end, j->nseg, j->seg, j->resizes};
-    int rc = morph_report_add(rep, &r);
-    if (rc)
-      return morph__sim_fail(sim, rc, "report: %s", morph_report_errmsg(rep));
+    rc = morph_report_add(rep, &r);
   }
-  return MORPH_OK;
+  for (size_t i = 0; i < sim->wl->skipped && !rc; i++) {
+    const morph_wskip *k = &sim->wl->skips[i];
+    morph_job_record r = {k->name, NULL, MORPH_KIND_FIXED, MORPH_JOB_SKIPPED, k->submit, 0, 0,
+                          0, NULL, 0};
+    rc = morph_report_add(rep, &r);
+  }
+  return rc ? morph__sim_fail(sim, rc, "report: %s", morph_report_errmsg(rep)) : MORPH_OK;
+}
+
+/* Every job that neither completed nor was skipped is an error, named: a
+ * run that silently loses jobs would report wrong averages. */
+static int check_unfinished(morph_sim *sim)
+{
+  char names[256] = "";
+  size_t n = 0, len = 0;
+  for (size_t i = 0; i < sim->njobs; i++) {
+    const morph__sjob *j = &sim->jobs[i];
+    if (j->state == J_DONE || j->state == J_SKIPPED || n++ >= 5)
+      continue;
+    len += (size_t)snprintf(names + len, len < sizeof names ? sizeof names - len : 0, "%s%s (line %d)",
+                            n > 1 ? ", " : "", j->w->name, j->w->line);
+  }
+  if (n == 0)
+    return MORPH_OK;
+  return morph__sim_fail(sim, MORPH_ESTATE, "%zu job(s) did not complete at t=%.0f s: %s%s", n,
+                         sim->now, names, n > 5 ? ", ..." : "");
 }
 
 static int reject_impossible(morph_sim *sim, const morph_workload *wl)
@@ -254,11 +296,14 @@ static int reject_impossible(morph_sim *sim, const morph_workload *wl)
 
 static void finish_stats(morph_sim *sim, morph_sim_stats *stats, double t0)
 {
-  sim->st.jobs = sim->njobs;
+  sim->st.jobs = sim->njobs + sim->wl->skipped;
+  sim->st.skipped = sim->wl->skipped;
+  sim->st.completed = 0;
   for (size_t i = 0; i < sim->njobs; i++) {
     sim->st.completed += sim->jobs[i].state == J_DONE;
     sim->st.skipped += sim->jobs[i].state == J_SKIPPED;
   }
+  sim->st.unfinished = sim->st.jobs - sim->st.completed - sim->st.skipped;
   sim->st.sim_end = sim->now;
   sim->st.wall_s = morph__now() - t0;
   if (stats)
@@ -279,6 +324,8 @@ int morph_sim_run(morph_sim *sim, const morph_workload *wl, morph_report *rep,
     if ((sim->st.events & 16383) == 0)
       progress(sim, t0, &last);
   }
+  if (!rc)
+    rc = check_unfinished(sim);
   finish_stats(sim, stats, t0);
   int rc2 = add_records(sim, rep);
   return rc ? rc : rc2;

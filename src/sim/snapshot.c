@@ -50,6 +50,18 @@ static double remaining(const morph__sjob *j)
   return (1.0 - j->done) * morph_model_time(&j->w->model, j->size);
 }
 
+/* What libmorph measures on a real job (MPI time over loop time, paper
+ * 002's MTCT, average and trend) comes from the model here: the share of
+ * its time a process does not compute its part (morph_model_mpi_share).
+ * It depends on the size only, so average and trend agree; efficiency is
+ * the rest. */
+static void measure(const morph__sjob *j, morph_policy_job *p)
+{
+  double mtct = morph_model_mpi_share(&j->w->model, j->size);
+  p->mtct_avg = p->mtct_trend = mtct;
+  p->efficiency = 1.0 - mtct;
+}
+
 static void fill_running(morph_sim *sim)
 {
   morph_policy_alloc *a = sim->palloc;
@@ -72,6 +84,7 @@ static void fill_running(morph_sim *sim)
     /* rdmr counts the nodes of a shrink in flight as soon free. */
     p->resize_to = j->rstate != R_NONE ? j->target : 0;
     p->walltime = sim->now - j->start + remaining(j);
+    measure(j, p);
   }
 }
 

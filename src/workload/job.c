@@ -87,6 +87,7 @@ void morph_workload_destroy(morph_workload *wl)
     return;
   morph_workload_clear(wl);
   free(wl->jobs);
+  free(wl->skips);
   free(wl->name);
   free(wl);
 }
@@ -98,8 +99,9 @@ const char *morph_workload_errmsg(const morph_workload *wl)
 
 int morph__wjob_validate(const morph_wjob *job, char *why, size_t len)
 {
-  if (!(job->submit >= 0))
-    return snprintf(why, len, "submit: must be a time >= 0"), MORPH_EINVAL;
+  if (!(job->submit >= 0) || job->submit > MORPH_WORKLOAD_TIME_MAX)
+    return snprintf(why, len, "submit: must be a time in 0..%g s", MORPH_WORKLOAD_TIME_MAX),
+           MORPH_EINVAL;
   if ((unsigned)job->kind >= MORPH_KIND_COUNT)
     return snprintf(why, len, "kind: unknown kind"), MORPH_EINVAL;
   /* Limits first: a default request is derived from them. */
@@ -109,6 +111,11 @@ int morph__wjob_validate(const morph_wjob *job, char *why, size_t len)
   if (job->req_min < 1 || job->req_max < job->req_min)
     return snprintf(why, len, "request: need 1 <= min <= max (got %d-%d)", job->req_min,
                     job->req_max), MORPH_EINVAL;
+  if (job->max > MORPH_WORKLOAD_SIZE_MAX || job->req_max > MORPH_WORKLOAD_SIZE_MAX)
+    return snprintf(why, len, "%s: sizes are limited to %d units (got %d)",
+                    job->max > MORPH_WORKLOAD_SIZE_MAX ? "max" : "request",
+                    MORPH_WORKLOAD_SIZE_MAX, job->max > job->req_max ? job->max : job->req_max),
+           MORPH_EINVAL;
   if (!morph_job_kind_moldable(job->kind) && job->req_min != job->req_max)
     return snprintf(why, len, "request: a %s job is submitted rigid (one size), got %d-%d",
                     morph_job_kind_name(job->kind), job->req_min, job->req_max), MORPH_EINVAL;
@@ -215,6 +222,37 @@ void morph_workload_sort(morph_workload *wl)
   free(tmp);
   if (morph__names_rebuild(wl) != MORPH_OK)
     morph__names_free(wl);
+}
+
+static int cap(int v, int max_size)
+{
+  return v > max_size ? max_size : v;
+}
+
+size_t morph_workload_cap_sizes(morph_workload *wl, int max_size)
+{
+  size_t cut = 0;
+  for (size_t i = 0; wl && max_size > 0 && i < wl->njobs; i++) {
+    morph_wjob *j = &wl->jobs[i];
+    if (j->req_max > max_size && cut++ == 0)
+      morph__wl_fail(wl, MORPH_OK, "%s (line %d) asked for %d units", j->name, j->line,
+                     j->req_max);
+    j->req_min = cap(j->req_min, max_size);
+    j->req_max = cap(j->req_max, max_size);
+    j->max = cap(j->max, max_size);
+    j->pref = cap(j->pref, j->max);
+    j->min = cap(j->min, j->pref);
+  }
+  return cut;
+}
+
+int morph_workload_set_inhibit(morph_workload *wl, double seconds)
+{
+  if (!wl || !(seconds >= 0) || seconds > MORPH_WORKLOAD_TIME_MAX)
+    return MORPH_EINVAL;
+  for (size_t i = 0; i < wl->njobs; i++)
+    wl->jobs[i].model.inhibit_s = seconds;
+  return MORPH_OK;
 }
 
 int morph_wjob_fits(const morph_wjob *job, int n)

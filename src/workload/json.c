@@ -1,6 +1,7 @@
 /* The JSON workload format (docs/workload.md): reading and writing. */
 #include <errno.h>
 #include <jansson.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,7 +33,7 @@ static int get_int(jctx *c, json_t *o, const char *key, int *out)
   json_t *v = json_object_get(o, key);
   if (!v)
     return MORPH_OK;
-  if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > 1 << 30)
+  if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > INT_MAX)
     return field_fail(c, key, "expected a non-negative integer%s", NULL);
   *out = (int)json_integer_value(v);
   return MORPH_OK;
@@ -67,30 +68,39 @@ static int check_keys(jctx *c, json_t *o, const char *const *allowed)
   return MORPH_OK;
 }
 
+/* "N" or "MIN-MAX" as numbers (strtoll: no overflow for long digits). */
+static int request_text(const char *s, long long *lo, long long *hi)
+{
+  char *end;
+  errno = 0;
+  *lo = *hi = strtoll(s, &end, 10);
+  if (*end == '-' && end > s)
+    *hi = strtoll(end + 1, &end, 10);
+  return errno || *end || end == s ? -1 : 0;
+}
+
 static int parse_request(jctx *c, json_t *v, morph_wjob *job)
 {
-  int lo = 0, hi = 0;
+  long long lo = 0, hi = 0;
   if (json_is_integer(v)) {
-    lo = hi = (int)json_integer_value(v);
+    lo = hi = json_integer_value(v);
   } else if (json_is_string(v)) {
-    const char *s = json_string_value(v);
-    char end = 0;
-    int k = sscanf(s, "%d-%d%c", &lo, &hi, &end);
-    if (k == 1)
-      hi = lo;
-    else if (k != 2)
-      return field_fail(c, "request", "expected N or \"MIN-MAX\", got '%s'", s);
+    if (request_text(json_string_value(v), &lo, &hi))
+      return field_fail(c, "request", "expected N or \"MIN-MAX\", got '%s'",
+                        json_string_value(v));
   } else if (json_is_array(v) && json_array_size(v) == 2 &&
              json_is_integer(json_array_get(v, 0)) && json_is_integer(json_array_get(v, 1))) {
-    lo = (int)json_integer_value(json_array_get(v, 0));
-    hi = (int)json_integer_value(json_array_get(v, 1));
+    lo = json_integer_value(json_array_get(v, 0));
+    hi = json_integer_value(json_array_get(v, 1));
   } else {
     return field_fail(c, "request", "expected N, \"MIN-MAX\" or [MIN, MAX]%s", NULL);
   }
   if (lo < 1 || hi < lo)
     return field_fail(c, "request", "need 1 <= MIN <= MAX%s", NULL);
-  job->req_min = lo;
-  job->req_max = hi;
+  if (hi > MORPH_WORKLOAD_SIZE_MAX)
+    return field_fail(c, "request", "sizes are limited to 1000000 units%s", NULL);
+  job->req_min = (int)lo;
+  job->req_max = (int)hi;
   return MORPH_OK;
 }
 
@@ -153,7 +163,7 @@ static int parse_model_type(jctx *c, json_t *m, morph_model *model)
 static int parse_model(jctx *outer, json_t *m, morph_model *model)
 {
   static const char *const keys[] = {"type", "t1", "serial", "A", "sigma", "sizes", "times",
-                                     "scale", "data_bytes", "inhibit", "iterations", NULL};
+                                     "scale", "data_bytes", "inhibit", "iterations", "mpi", NULL};
   jctx mc = *outer; /* fields inside the model are reported on its line */
   jctx *c = &mc;
   c->prefix = "model.";
@@ -169,7 +179,8 @@ static int parse_model(jctx *outer, json_t *m, morph_model *model)
       (rc = get_num(c, m, "sigma", &model->downey_sigma)) == MORPH_OK &&
       (rc = get_num(c, m, "scale", &model->scale)) == MORPH_OK &&
       (rc = get_num(c, m, "data_bytes", &model->data_bytes)) == MORPH_OK &&
-      (rc = get_num(c, m, "inhibit", &model->inhibit_s)) == MORPH_OK)
+      (rc = get_num(c, m, "inhibit", &model->inhibit_s)) == MORPH_OK &&
+      (rc = get_num(c, m, "mpi", &model->mpi_share)) == MORPH_OK)
     rc = get_int(c, m, "iterations", &model->iterations);
   return rc;
 }
@@ -385,6 +396,7 @@ static json_t *model_json(const morph_model *m)
   json_object_set_new(o, "data_bytes", json_real(m->data_bytes));
   json_object_set_new(o, "inhibit", json_real(m->inhibit_s));
   json_object_set_new(o, "iterations", json_integer(m->iterations));
+  json_object_set_new(o, "mpi", json_real(m->mpi_share));
   return o;
 }
 

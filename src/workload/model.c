@@ -64,10 +64,66 @@ static int check_table(const morph_model *m, char *why, size_t len)
   if (m->table_len < 1 || m->table_len > MORPH_MODEL_TABLE_MAX)
     return fail(why, len, "table needs 1 to 16 points");
   for (int i = 0; i < m->table_len; i++) {
-    if (m->table_size[i] < 1 || !(m->table_time[i] > 0) || !isfinite(m->table_time[i]))
-      return fail(why, len, "table sizes must be >= 1 and times > 0");
+    if (m->table_size[i] < 1 || m->table_size[i] > MORPH_WORKLOAD_SIZE_MAX ||
+        !(m->table_time[i] > 0) || !isfinite(m->table_time[i]))
+      return fail(why, len, "table sizes must be 1..1e6 and times > 0");
     if (i > 0 && m->table_size[i] <= m->table_size[i - 1])
       return fail(why, len, "table sizes must increase");
+  }
+  return MORPH_OK;
+}
+
+static int check_type(const morph_model *m, char *why, size_t len)
+{
+  switch (m->type) {
+  case MORPH_MODEL_AMDAHL:
+    if (!(m->t1 > 0) || !(m->serial >= 0) || m->serial > 1)
+      return fail(why, len, "amdahl needs t1 > 0 and serial in [0, 1]");
+    return MORPH_OK;
+  case MORPH_MODEL_DOWNEY:
+    if (!(m->t1 > 0) || !(m->downey_a >= 1) || !(m->downey_sigma >= 0) ||
+        m->downey_a > MORPH_WORKLOAD_SIZE_MAX || m->downey_sigma > MORPH_WORKLOAD_SIZE_MAX)
+      return fail(why, len, "downey needs t1 > 0, 1 <= A <= 1e6, 0 <= sigma <= 1e6");
+    return MORPH_OK;
+  case MORPH_MODEL_TABLE:
+    return check_table(m, why, len);
+  }
+  return fail(why, len, "unknown model type");
+}
+
+/* The longest and shortest time over the sizes a job can have: every model
+ * is non-increasing in n up to its last table point, constant beyond, so
+ * the extremes are at size 1 (Amdahl, Downey) or among the table points,
+ * and at the largest size allowed. */
+static void time_range(const morph_model *m, double *lo, double *hi)
+{
+  *hi = morph_model_time(m, 1);
+  *lo = morph_model_time(m, MORPH_WORKLOAD_SIZE_MAX);
+  for (int i = 0; m->type == MORPH_MODEL_TABLE && i < m->table_len; i++) {
+    double t = morph_model_time(m, m->table_size[i]);
+    *hi = t > *hi ? t : *hi;
+    *lo = t < *lo ? t : *lo;
+  }
+}
+
+static int check_limits(const morph_model *m, char *why, size_t len)
+{
+  char msg[160];
+  if (!(m->scale >= 0) || !(m->data_bytes >= 0) || !(m->inhibit_s >= 0) || m->iterations < 0 ||
+      !(m->mpi_share >= 0) || m->mpi_share > 1)
+    return fail(why, len, "scale, data_bytes, inhibit, iterations must be >= 0, mpi in [0, 1]");
+  if (m->data_bytes > MORPH_WORKLOAD_DATA_MAX || m->inhibit_s > MORPH_WORKLOAD_TIME_MAX ||
+      m->iterations > MORPH_WORKLOAD_ITER_MAX) {
+    snprintf(msg, sizeof msg, "limits: data_bytes <= %g, inhibit <= %g s, iterations <= %d",
+             MORPH_WORKLOAD_DATA_MAX, MORPH_WORKLOAD_TIME_MAX, MORPH_WORKLOAD_ITER_MAX);
+    return fail(why, len, msg);
+  }
+  double lo, hi;
+  time_range(m, &lo, &hi);
+  if (!(hi <= MORPH_WORKLOAD_TIME_MAX) || !(lo >= MORPH_WORKLOAD_TIME_MIN)) {
+    snprintf(msg, sizeof msg, "the job's time (t1 or times, with scale) is %g..%g s; limits %g..%g s",
+             lo, hi, MORPH_WORKLOAD_TIME_MIN, MORPH_WORKLOAD_TIME_MAX);
+    return fail(why, len, msg);
   }
   return MORPH_OK;
 }
@@ -76,21 +132,23 @@ int morph_model_check(const morph_model *m, char *why, size_t len)
 {
   if (!m)
     return fail(why, len, "no model");
-  if (m->scale < 0 || m->data_bytes < 0 || m->inhibit_s < 0 || m->iterations < 0)
-    return fail(why, len, "scale, data_bytes, inhibit and iterations must be >= 0");
-  switch (m->type) {
-  case MORPH_MODEL_AMDAHL:
-    if (!(m->t1 > 0) || m->serial < 0 || m->serial > 1)
-      return fail(why, len, "amdahl needs t1 > 0 and serial in [0, 1]");
-    return MORPH_OK;
-  case MORPH_MODEL_DOWNEY:
-    if (!(m->t1 > 0) || m->downey_a < 1 || m->downey_sigma < 0)
-      return fail(why, len, "downey needs t1 > 0, A >= 1, sigma >= 0");
-    return MORPH_OK;
-  case MORPH_MODEL_TABLE:
-    return check_table(m, why, len);
-  }
-  return fail(why, len, "unknown model type");
+  int rc = check_type(m, why, len);
+  return rc ? rc : check_limits(m, why, len);
+}
+
+static int smallest_size(const morph_model *m)
+{
+  return m->type == MORPH_MODEL_TABLE && m->table_len > 0 ? m->table_size[0] : 1;
+}
+
+double morph_model_mpi_share(const morph_model *m, int n)
+{
+  int n0 = smallest_size(m);
+  if (n < 1)
+    n = 1;
+  double eff = (double)n0 * morph_model_time(m, n0) / ((double)n * morph_model_time(m, n));
+  double share = 1.0 - (1.0 - m->mpi_share) * (eff < 1.0 ? eff : 1.0);
+  return share < 0 ? 0 : share > 1 ? 1 : share;
 }
 
 static double gain_at(const double *t, int i)

@@ -57,3 +57,25 @@ uint64_t morph__rng_below(morph__rng *rng, uint64_t n)
   while (x >= limit);
   return x % n;
 }
+
+double morph__rng_normal(morph__rng *rng)
+{
+  double u = morph__rng_uniform(rng), v = morph__rng_uniform(rng);
+  return sqrt(-2.0 * log(u)) * cos(6.283185307179586 * v);
+}
+
+double morph__rng_gamma(morph__rng *rng, double alpha, double beta)
+{
+  if (alpha < 1.0) /* G(a) = G(a + 1) * U^(1/a) */
+    return morph__rng_gamma(rng, alpha + 1.0, beta) * pow(morph__rng_uniform(rng), 1.0 / alpha);
+  double d = alpha - 1.0 / 3.0, c = 1.0 / sqrt(9.0 * d);
+  for (;;) {
+    double x = morph__rng_normal(rng), v = 1.0 + c * x;
+    if (v <= 0)
+      continue;
+    v = v * v * v;
+    double u = morph__rng_uniform(rng);
+    if (log(u) < 0.5 * x * x + d - d * v + d * log(v))
+      return d * v * beta;
+  }
+}

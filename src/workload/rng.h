@@ -20,5 +20,11 @@ double morph__rng_uniform(morph__rng *rng);
 double morph__rng_exp(morph__rng *rng, double mean);
 /* Uniform integer in [0, n), n > 0. */
 uint64_t morph__rng_below(morph__rng *rng, uint64_t n);
+/* Standard normal (Box-Muller; one value per call, the second dropped so
+ * that the state never carries a spare between callers). */
+double morph__rng_normal(morph__rng *rng);
+/* Gamma with shape alpha > 0 and scale beta > 0 (mean alpha * beta):
+ * Marsaglia and Tsang (2000), with U^(1/alpha) for alpha < 1. */
+double morph__rng_gamma(morph__rng *rng, double alpha, double beta);
 
 #endif

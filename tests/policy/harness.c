@@ -28,7 +28,9 @@ static void parse_key(morph_policy_job *j, const char *w)
   if (sscanf(w, "mtct=%lf/%lf", &a, &b) == 2) {
     j->mtct_avg = a;
     j->mtct_trend = b;
-  } else if (sscanf(w, "wall=%lf", &a) == 1)
+  } else if (sscanf(w, "eff=%lf", &a) == 1)
+    j->efficiency = a;
+  else if (sscanf(w, "wall=%lf", &a) == 1)
     j->walltime = a;
   else if (sscanf(w, "start=%lf", &a) == 1)
     j->start_time = a;

@@ -14,7 +14,7 @@
 static void create_every_listed_name(void **state)
 {
   (void)state;
-  char names[1024], *save;
+  char names[2048], *save;
   morph_policy_names(names, sizeof(names));
   int n = 0;
   for (char *x = strtok_r(names, ", ", &save); x; x = strtok_r(NULL, ", ", &save), n++) {
@@ -23,7 +23,8 @@ static void create_every_listed_name(void **state)
     assert_non_null(p);
     morph_policy_destroy(p);
   }
-  assert_int_equal(n, 17);
+  /* Every start policy, and every resize policy alone and with each. */
+  assert_int_equal(n, 2 + 3 * (morph_policy_count() - 2));
 }
 
 static void create_composed_name(void **state)
@@ -88,6 +89,10 @@ static void params_set_by_key(void **state)
   assert_true(p.step_period == 30);
   assert_int_equal(morph_policy_params_set(&p, "step_units", "4"), MORPH_OK);
   assert_int_equal(p.step_units, 4);
+  assert_int_equal(morph_policy_params_set(&p, "shrink_floor", "min"), MORPH_OK);
+  assert_int_equal(p.shrink_to_min, 1);
+  assert_int_equal(morph_policy_params_set(&p, "shrink_jobs", "2"), MORPH_OK);
+  assert_int_equal(p.shrink_jobs, 2);
   before = p;
   assert_int_equal(morph_policy_params_set(&p, "no_such_key", "1"), MORPH_EINVAL);
   assert_int_equal(morph_policy_params_set(&p, "mtct_upper", "abc"), MORPH_EINVAL);
@@ -97,6 +102,9 @@ static void params_set_by_key(void **state)
   assert_int_equal(morph_policy_params_set(&p, "step_units", "0"), MORPH_EINVAL);
   assert_int_equal(morph_policy_params_set(&p, "step_units", "1.5"), MORPH_EINVAL);
   assert_int_equal(morph_policy_params_set(&p, "step_period", "-1"), MORPH_EINVAL);
+  assert_int_equal(morph_policy_params_set(&p, "shrink_floor", "max"), MORPH_EINVAL);
+  assert_int_equal(morph_policy_params_set(&p, "shrink_jobs", "-1"), MORPH_EINVAL);
+  assert_int_equal(morph_policy_params_set(&p, "shrink_jobs", "0.5"), MORPH_EINVAL);
   assert_int_equal(morph_policy_params_set(NULL, "sizes", "any"), MORPH_EINVAL);
   assert_memory_equal(&p, &before, sizeof(p));
 }
@@ -109,12 +117,12 @@ static void names_truncate_safely(void **state)
   assert_true(full > 40);
   assert_int_equal(morph_policy_names(small, sizeof(small)), full);
   assert_int_equal(strlen(small), 7);
-  assert_int_equal(morph_policy_count(), 7);
+  assert_int_equal(morph_policy_count(), 9);
   for (int i = 0; i < morph_policy_count(); i++) {
     assert_non_null(morph_policy_table_name(i));
     assert_non_null(morph_policy_table_description(i));
   }
-  assert_null(morph_policy_table_name(7));
+  assert_null(morph_policy_table_name(9));
   assert_null(morph_policy_table_description(-1));
 }
 

@@ -116,6 +116,30 @@ static const policy_case cases[] = {
          "unit slot; nodes 3 2; run 2 rigid 1 @ 0:1; run 1 malleable 1 1 1 4 @ 1:1",
          "expand 1 1->4 @1:1,0:1,2:1"),
     /* Several jobs: each shrink serves its own pending job. */
+    /* shrink_floor=min (an assumption the paper fixes at pref; varied in
+     * docs/reproduction-dmrlib.md): a job at pref may shrink to min. */
+    CASE("shrink-floor-min-goes-below-pref", "dmr", "shrink_floor=min",
+         "nodes 4 1; run 1 malleable 4 1 4 4 @ 0,1,2,3; pend 2 rigid 3",
+         "shrink 1 4->1; start 2 3 dep=0"),
+    CASE("shrink-floor-pref-is-the-paper", "dmr", "shrink_floor=pref",
+         "nodes 4 1; run 1 malleable 4 1 4 4 @ 0,1,2,3; pend 2 rigid 3", ""),
+    /* dmr-slurm: an expansion waits behind the queue, so the free units a
+     * waiting job needs are kept (dmr expands into them, line 9). */
+    CASE("slurm-keeps-free-units-for-waiting-job", "dmr-slurm", NULL,
+         "nodes 4 1; run 1 malleable 2 1 2 4 @ 0,1; pend 2 rigid 4", ""),
+    CASE("slurm-literal-dmr-expands-into-them", "dmr", NULL,
+         "nodes 4 1; run 1 malleable 2 1 2 4 @ 0,1; pend 2 rigid 4", "expand 1 2->4"),
+    /* The kept units count for line 6: one shrink then starts the job. */
+    CASE("slurm-kept-units-let-one-shrink-start", "dmr-slurm", NULL,
+         "nodes 8 1; run 1 malleable 4 1 2 4 @ 0,1,2,3; pend 2 rigid 6",
+         "shrink 1 4->2; start 2 6 dep=0"),
+    /* Units beyond what the waiting jobs need are spare: they expand. */
+    CASE("slurm-spare-units-expand", "dmr-slurm", NULL,
+         "nodes 8 1; run 1 malleable 2 1 2 8 @ 0,1; run 2 rigid 2 @ 2,3; pend 3 rigid 6; pend 4 rigid 1",
+         ""),
+    CASE("slurm-no-waiting-job-expands", "dmr-slurm", NULL,
+         "nodes 8 1; run 1 malleable 2 1 2 8 @ 0,1; pend 3 rigid 3",
+         "start 3 3; expand 1 2->5"),
     CASE("two-shrinks-two-starts", "dmr", NULL,
          "nodes 8 1; run 1 malleable 4 1 2 4 @ 0,1,2,3; run 2 malleable 4 1 2 4 @ 4,5,6,7;"
          "pend 3 rigid 2; pend 4 rigid 2",

@@ -61,7 +61,7 @@ static void play(const char *name, const policy_gen_spec *spec, int rounds)
 
 static void every_policy(const policy_gen_spec *base, int seeds, int rounds)
 {
-  char names[1024], *save;
+  char names[2048], *save;
   morph_policy_names(names, sizeof(names));
   for (char *x = strtok_r(names, ", ", &save); x; x = strtok_r(NULL, ", ", &save))
     for (int seed = 1; seed <= seeds; seed++) {

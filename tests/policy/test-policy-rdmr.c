@@ -92,6 +92,17 @@ static const policy_case cases[] = {
          "nodes 6 1; run 1 malleable 6 1 1 6 @ 0,1,2,3,4,5; pend 2 rigid 2", "shrink 1 6->3"),
     CASE("sizes-pow2-no-size-above-pref", "rdmr", "sizes=pow2",
          "nodes 6 1; run 1 malleable 6 1 4 6 @ 0,1,2,3,4,5; pend 2 rigid 1", ""),
+    /* shrink_floor=min: releases go down to min (the paper stops at pref). */
+    CASE("shrink-floor-min", "rdmr", "shrink_floor=min",
+         "nodes 4 1; run 1 malleable 4 1 4 4 @ 0,1,2,3; pend 2 rigid 3", "shrink 1 4->1"),
+    /* shrink_jobs=1: only the largest release may serve the queue; here it
+     * is not enough, so nothing shrinks and the head keeps the free unit. */
+    CASE("shrink-jobs-limit", "rdmr", "shrink_jobs=1",
+         "nodes 9 1; run 1 malleable 4 1 2 4 @ 0,1,2,3; run 2 malleable 4 1 2 4 @ 4,5,6,7;"
+         "pend 3 rigid 5", ""),
+    CASE("shrink-jobs-unlimited", "rdmr", NULL,
+         "nodes 9 1; run 1 malleable 4 1 2 4 @ 0,1,2,3; run 2 malleable 4 1 2 4 @ 4,5,6,7;"
+         "pend 3 rigid 5", "shrink 1 4->2; shrink 2 4->2"),
     /* With easy: backfilled jobs are started, the head is served after. */
     CASE("composes-with-easy", "rdmr+easy", NULL,
          "nodes 6 1; run 1 malleable 4 1 1 4 start=0 wall=1000 @ 0,1,2,3;"

@@ -8,7 +8,6 @@
 
 #include <cmocka.h>
 
-#include "common/clock.h"
 #include "morph/error.h"
 #include "plan_sim.h"
 
@@ -42,11 +41,9 @@ static void test_block_cyclic_many_blocks(void **state)
 {
   (void)state;
   morph__dist d = {MORPH__DIST_BLOCK_CYCLIC, ((int64_t)1 << 22) * 3 + 1, 3};
-  double t0 = morph__now();
+  /* Correctness only: the time it takes is the benchmarks' business (a
+   * sanitized build on a loaded machine is 10 times slower). */
   check_sums(&d, 3, 5);
-  double t = morph__now() - t0;
-  print_message("block-cyclic 3->5, 2^22 blocks: %.3f s for all 5 plans\n", t);
-  assert_true(t < 10.0);
 }
 
 int main(void)

@@ -62,6 +62,27 @@ static void totals_match_hand_computed_golden(void **state)
   morph_report_destroy(r);
 }
 
+/* Bounded slowdown: completion over execution, execution floored at 10 s,
+ * never below 1. D waits 30 s and runs 5 s: 35 / 10 = 3.5; E waits 20 s
+ * and runs 40 s: 60 / 40 = 1.5; the golden jobs never wait long: 1 each. */
+static void bounded_slowdown_floors_short_jobs(void **state)
+{
+  (void)state;
+  morph_report *r = golden();
+  morph_report_totals t;
+  morph_report_totals_get(r, &t);
+  assert_true(fabs(t.all.bsld - 1.0) < 1e-12);
+  static const morph_seg seg_d[] = {{30, 1}}, seg_e[] = {{20, 1}};
+  morph_job_record d = {"D", "cg", MORPH_KIND_FIXED, MORPH_JOB_COMPLETED, 0, 30, 35, 1, seg_d, 0};
+  morph_job_record e = {"E", "cg", MORPH_KIND_FIXED, MORPH_JOB_COMPLETED, 0, 20, 60, 1, seg_e, 0};
+  assert_int_equal(morph_report_add(r, &d), MORPH_OK);
+  assert_int_equal(morph_report_add(r, &e), MORPH_OK);
+  morph_report_totals_get(r, &t);
+  assert_true(fabs(t.all.bsld - (1 + 1 + 3.5 + 1.5) / 4) < 1e-12);
+  assert_true(fabs(t.kind[MORPH_KIND_FIXED].bsld - (1 + 3.5 + 1.5) / 3) < 1e-12);
+  morph_report_destroy(r);
+}
+
 static char *to_string(int (*fn)(const morph_report *, FILE *), const morph_report *r)
 {
   char *buf = NULL;
@@ -161,6 +182,7 @@ int main(int argc, char **argv)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(totals_match_hand_computed_golden),
+    cmocka_unit_test(bounded_slowdown_floors_short_jobs),
     cmocka_unit_test(jobs_and_timeline_csv_match_golden),
     cmocka_unit_test(speedup_of_run_over_fixed),
     cmocka_unit_test(bad_records_rejected_report_unchanged),

@@ -296,6 +296,103 @@ static void impossible_job_skipped_or_rejected(void **state)
   world_free(&w);
 }
 
+/* Issue 12: a malleable job of 1e9 s beside free nodes made the periodic
+ * decision step through all of it, 10 s at a time. Ticks now fall only
+ * where a decision could differ, so the run takes a handful of events. */
+static void idle_time_costs_no_ticks(void **state)
+{
+  (void)state;
+  world w;
+  world_init(&w, 10, "dmr");
+  add(&w, "long", MORPH_KIND_MALLEABLE, 0, 4, 4, 1, 4, 8, 1e9);
+  add(&w, "short", MORPH_KIND_FIXED, 1, 2, 2, 2, 2, 2, 100);
+  w.wl->jobs[0].model.inhibit_s = 10;
+  world_run(&w, MORPH_OK);
+  assert_int_equal(w.st.completed, 2);
+  assert_true(w.st.events < 50);
+  /* It grew to 8 at its first chance (dmr line 2 / 11): 1e9 / 8 s. */
+  expect_job(&w, 0, 0, 10 + (1e9 - 10 * 4) / 8, 1);
+  world_free(&w);
+}
+
+/* A job whose time is infinite (only a caller that edits a loaded job can
+ * make one: loads check the limits) never ends; the run names it and fails
+ * instead of reporting the others as if nothing happened. */
+static void job_that_cannot_end_is_named(void **state)
+{
+  (void)state;
+  world w;
+  world_init(&w, 8, "fcfs");
+  add(&w, "ok", MORPH_KIND_FIXED, 0, 2, 2, 2, 2, 2, 100);
+  add(&w, "forever", MORPH_KIND_FIXED, 1, 2, 2, 2, 2, 2, 100);
+  w.wl->jobs[1].model.t1 = 1e300;
+  w.wl->jobs[1].model.scale = 1e300;
+  world_run(&w, MORPH_ESTATE);
+  assert_non_null(strstr(morph_sim_errmsg(w.sim), "1 job(s) did not complete"));
+  assert_non_null(strstr(morph_sim_errmsg(w.sim), "forever"));
+  assert_int_equal(w.st.unfinished, 1);
+  assert_int_equal(w.st.completed, 1);
+  morph_report_totals t;
+  morph_report_totals_get(w.rep, &t);
+  assert_int_equal(t.unfinished, 1);
+  world_free(&w);
+}
+
+/* Records the SWF importer skipped are in the report as skipped jobs. */
+static void loader_skipped_records_counted(void **state)
+{
+  (void)state;
+  world w;
+  world_init(&w, 8, "fcfs");
+  const char *path = TEST_DIR "/skipped.swf";
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  fputs("1 0 0 10 4 -1 -1 4 10 -1 1 1 1 1 1 -1 -1 -1\n"
+        "2 5 0 -1 4 -1 -1 4 10 -1 5 1 1 1 1 -1 -1 -1\n"
+        "3 6 0 10 0 -1 -1 -1 10 -1 1 1 1 1 1 -1 -1 -1\n", f);
+  fclose(f);
+  assert_int_equal(morph_workload_load_swf(w.wl, path, NULL), MORPH_OK);
+  world_run(&w, MORPH_OK);
+  morph_report_totals t;
+  morph_report_totals_get(w.rep, &t);
+  assert_int_equal(t.jobs, 3);
+  assert_int_equal(t.completed, 1);
+  assert_int_equal(t.skipped, 2);
+  assert_int_equal(w.st.skipped, 2);
+  world_free(&w);
+}
+
+/* Paper 002's thresholds act in simulation on the modelled MPI share: a
+ * CG job started on 32 nodes runs at efficiency 1 / (32 x 0.14), MTCT
+ * 0.78 > 0.5: halved to 16 (MTCT 0.63), 8 (0.55), 4 (0.375: between the
+ * thresholds, it stays). A job at efficiency 1 (MTCT 0 < 0.2) doubles. */
+static void mtct_halves_on_modelled_mpi_time(void **state)
+{
+  (void)state;
+  world w;
+  world_init(&w, 40, "mtct");
+  w.cfg.params.sizes = MORPH_POLICY_SIZES_ANY;
+  assert_int_equal(morph_workload_parse_json(w.wl,
+                   "{\"jobs\": [{\"name\": \"cg\", \"submit\": 0, \"kind\": \"malleable\", "
+                   "\"app\": \"cg\", \"min\": 1},"
+                   "{\"name\": \"farm\", \"submit\": 0, \"kind\": \"malleable\", "
+                   "\"app\": \"farm\", \"request\": 2, \"min\": 1, \"max\": 8}]}", "mtct.json"),
+                   MORPH_OK);
+  world_run(&w, MORPH_OK);
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  assert_int_equal(morph_report_write_jobs_csv(w.rep, f), MORPH_OK);
+  fclose(f);
+  /* name,app,kind,state,submit,start,end,wait,exec,completion,first,last,max,... */
+  assert_non_null(strstr(buf, "\ncg,cg,malleable,completed,"));
+  assert_non_null(strstr(buf, ",32,4,32,3,"));
+  assert_non_null(strstr(buf, "\nfarm,farm,malleable,completed,"));
+  assert_non_null(strstr(buf, ",2,8,8,2,"));
+  free(buf);
+  world_free(&w);
+}
+
 static void generate(world *w, size_t n, uint64_t seed, morph_job_kind kind)
 {
   morph_gen_options o;
@@ -411,6 +508,10 @@ int main(int argc, char **argv)
     cmocka_unit_test(malleable_resize_waits_for_iteration_and_costs),
     cmocka_unit_test(reconf_cost_follows_data_and_size_change),
     cmocka_unit_test(impossible_job_skipped_or_rejected),
+    cmocka_unit_test(idle_time_costs_no_ticks),
+    cmocka_unit_test(job_that_cannot_end_is_named),
+    cmocka_unit_test(loader_skipped_records_counted),
+    cmocka_unit_test(mtct_halves_on_modelled_mpi_time),
     cmocka_unit_test(every_input_job_counted),
     cmocka_unit_test(deterministic_for_seed),
     cmocka_unit_test(two_simulators_in_one_process),

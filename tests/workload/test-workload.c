@@ -261,6 +261,194 @@ static void swf_repeated_job_number_rejected(void **state)
                    "dup.swf:2: field 1 (job number)");
 }
 
+/* Issue 12: a huge model time used to make `morph sim` run forever; every
+ * limit of docs/workload.md is checked at load with file, line and field. */
+static void json_time_beyond_limit_names_line_and_field(void **state)
+{
+  (void)state;
+  expect_parse_error("{\"jobs\": [\n"
+                     "  {\"submit\": 0, \"kind\": \"fixed\", \"app\": \"generic\",\n"
+                     "   \"model\": {\"type\": \"amdahl\", \"t1\": 1e300, \"serial\": 0.05}}\n"
+                     "]}\n",
+                     "w.json:3: jobs[0].model: the job's time");
+  expect_parse_error("{\"jobs\": [{\"submit\": 0, \"kind\": \"fixed\", \"app\": \"cg\",\n"
+                     "   \"model\": {\"scale\": 1e300}}]}",
+                     "w.json:2: jobs[0].model: the job's time");
+  expect_parse_error("{\"jobs\": [{\"submit\": 2e9, \"kind\": \"fixed\", \"app\": \"cg\"}]}",
+                     "w.json:1: jobs[0].submit: must be a time in 0..1e+09 s");
+  expect_parse_error("{\"jobs\": [{\"submit\": 0, \"kind\": \"fixed\", \"app\": \"cg\",\n"
+                     "  \"request\": \"99999999999\"}]}",
+                     "w.json:2: jobs[0].request: sizes are limited");
+}
+
+/* Records the importer does not load are kept by name and line, so a
+ * runner can count them as skipped (docs/workload.md's promise). */
+static void swf_skipped_records_kept_by_name(void **state)
+{
+  (void)state;
+  morph_workload *wl = wl_new();
+  const char *text = "1 100 0 10 4 -1 -1 4 10 -1 1 1 1 1 1 -1 -1 -1\n"
+                     "2 110 0 -1 4 -1 -1 4 10 -1 5 1 1 1 1 -1 -1 -1\n"
+                     "3 120 0 20 0 -1 -1 0 10 -1 1 1 1 1 1 -1 -1 -1\n";
+  assert_int_equal(morph_workload_load_swf(wl, write_file("skips.swf", text), NULL), MORPH_OK);
+  assert_int_equal(wl->njobs, 1);
+  assert_int_equal(wl->skipped, 2);
+  assert_string_equal(wl->skips[0].name, "swf-2");
+  assert_int_equal(wl->skips[0].line, 2);
+  assert_string_equal(wl->skips[1].name, "swf-3");
+  assert_true(wl->skips[1].submit == 20);
+  morph_workload_destroy(wl);
+}
+
+/* An unsorted trace is read, not refused: times start at the earliest. */
+static void swf_unsorted_records_sorted(void **state)
+{
+  (void)state;
+  morph_workload *wl = wl_new();
+  const char *text = "1 10 0 10 4 -1 -1 4 10 -1 1 1 1 1 1 -1 -1 -1\n"
+                     "2 5 0 10 2 -1 -1 2 10 -1 1 1 1 1 1 -1 -1 -1\n";
+  assert_int_equal(morph_workload_load_swf(wl, write_file("unsorted.swf", text), NULL), MORPH_OK);
+  assert_int_equal(wl->njobs, 2);
+  assert_string_equal(wl->jobs[0].name, "swf-2");
+  assert_true(wl->jobs[0].submit == 0 && wl->jobs[1].submit == 5);
+  morph_workload_destroy(wl);
+}
+
+static void swf_binary_input_rejected_with_line(void **state)
+{
+  (void)state;
+  static const char nul_line[] = "1 0 0 10 4 -1 -1 4 10 -1 1 1 1 1 1 -1 -1 -1\n"
+                                 "2 5 0 10 4 -1 -1 4 10\0-1 1 1 1 1 1 -1 -1 -1\n";
+  char path[1024];
+  snprintf(path, sizeof path, "%s/nul.swf", TEST_DIR);
+  FILE *f = fopen(path, "wb");
+  assert_non_null(f);
+  fwrite(nul_line, 1, sizeof nul_line - 1, f);
+  fclose(f);
+  morph_workload *wl = wl_new();
+  assert_int_equal(morph_workload_load_swf(wl, path, NULL), MORPH_EPARSE);
+  assert_non_null(strstr(morph_workload_errmsg(wl), "nul.swf:2: NUL byte at column 22"));
+  morph_workload_destroy(wl);
+  expect_swf_error("comments.swf", "; nothing\n\n; but comments\n", "comments.swf:3: no job record");
+  expect_swf_error("garbage.swf", "\x7f\x45\x4c\x46\x02\x01\x01 \x03\x3e\n", "garbage.swf:1: field 1");
+}
+
+/* 2^31 - 1 processors overflowed an int on the way to units (UBSan). */
+static void swf_values_beyond_limits_rejected(void **state)
+{
+  (void)state;
+  expect_swf_error("procs.swf", "1 0 0 10 2147483647 -1 -1 4 10 -1 1 1 1 1 1 -1 -1 -1\n",
+                   "procs.swf:1: field 5 (allocated processors): 2147483647 units, above the limit");
+  expect_swf_error("req.swf", "1 0 0 10 -1 -1 -1 1e12 10 -1 1 1 1 1 1 -1 -1 -1\n",
+                   "req.swf:1: field 8 (requested processors)");
+  expect_swf_error("run.swf", "1 0 0 1e12 4 -1 -1 4 10 -1 1 1 1 1 1 -1 -1 -1\n",
+                   "run.swf:1: field 4 (run time): above the limit");
+}
+
+/* --max-size has one meaning for every input: requests and limits above
+ * it are cut to it; the first cut job is named. */
+static void cap_sizes_cuts_requests_and_limits(void **state)
+{
+  (void)state;
+  morph_workload *wl = wl_new();
+  assert_int_equal(morph_workload_parse_json(wl,
+                   "{\"jobs\": [{\"submit\": 0, \"kind\": \"malleable\", \"app\": \"cg\"},\n"
+                   " {\"submit\": 1, \"kind\": \"fixed\", \"app\": \"nbody\", \"request\": 8},\n"
+                   " {\"submit\": 2, \"kind\": \"flexible\", \"app\": \"jacobi\"}]}", "cap.json"),
+                   MORPH_OK);
+  assert_int_equal(morph_workload_cap_sizes(wl, 16), 2);
+  assert_non_null(strstr(morph_workload_errmsg(wl), "job-0 (line 1) asked for 32"));
+  assert_int_equal(wl->jobs[0].req_max, 16);
+  assert_int_equal(wl->jobs[0].max, 16);
+  assert_int_equal(wl->jobs[0].pref, 16);
+  assert_int_equal(wl->jobs[1].req_max, 8);
+  assert_int_equal(wl->jobs[2].req_min, 2);
+  assert_int_equal(wl->jobs[2].max, 16);
+  assert_int_equal(wl->jobs[2].pref, 4);
+  assert_int_equal(morph_workload_cap_sizes(wl, 0), 0);
+  morph_workload_destroy(wl);
+}
+
+/* The modelled MPI share is the efficiency lost to scaling: Amdahl with 10 %
+ * serial work on 10 units runs 0.19 t1, efficiency 1 / 1.9. */
+static void model_mpi_share_follows_efficiency(void **state)
+{
+  (void)state;
+  morph_model m = {.type = MORPH_MODEL_AMDAHL, .t1 = 100, .serial = 0.1, .scale = 1};
+  assert_true(morph_model_mpi_share(&m, 1) == 0);
+  assert_true(fabs(morph_model_mpi_share(&m, 10) - (1 - 1 / 1.9)) < 1e-12);
+  m.mpi_share = 0.2;
+  assert_true(fabs(morph_model_mpi_share(&m, 1) - 0.2) < 1e-12);
+  assert_true(fabs(morph_model_mpi_share(&m, 10) - (1 - 0.8 / 1.9)) < 1e-12);
+  morph_app_info cg;
+  assert_int_equal(morph_app_lookup("cg", &cg), MORPH_OK);
+  assert_true(fabs(morph_model_mpi_share(&cg.model, 16) - (1 - 1 / (16 * 0.17))) < 1e-9);
+}
+
+/* Lublin-Feitelson: same seed, same trace; the load is reached; sizes stay
+ * within the machine, a share of serial jobs and of powers of two, and the
+ * daily cycle puts more arrivals in the afternoon than at night. */
+static void lublin_generator_follows_the_model(void **state)
+{
+  (void)state;
+  morph_workload *a = wl_new(), *b = wl_new();
+  morph_lublin_options o;
+  morph_lublin_options_init(&o);
+  assert_int_equal(morph_lublin_options_shape(&o, "kth"), MORPH_OK);
+  assert_int_equal(morph_lublin_options_shape(&o, "vax"), MORPH_EINVAL);
+  o.njobs = 3000;
+  o.load = 0.8;
+  o.seed = 7;
+  assert_int_equal(morph_workload_generate_lublin(a, &o), MORPH_OK);
+  assert_int_equal(morph_workload_generate_lublin(b, &o), MORPH_OK);
+  assert_int_equal(a->njobs, 3000);
+  assert_true(fabs(morph_workload_offered_load(a, 100) - 0.8) < 0.02);
+  size_t serial = 0, pow2 = 0, day = 0, night = 0;
+  for (size_t i = 0; i < a->njobs; i++) {
+    const morph_wjob *j = &a->jobs[i];
+    assert_true(j->submit == b->jobs[i].submit && j->req_max == b->jobs[i].req_max);
+    assert_in_range(j->req_max, 1, 100);
+    serial += j->req_max == 1;
+    pow2 += (j->req_max & (j->req_max - 1)) == 0;
+    double hour = fmod(j->submit, 86400) / 3600;
+    day += hour >= 12 && hour < 18;
+    night += hour >= 0 && hour < 6;
+  }
+  assert_in_range(serial, 300, 900);
+  assert_in_range(pow2, 1500, 3000);
+  assert_true(day > 2 * night);
+  morph_workload_destroy(a);
+  morph_workload_destroy(b);
+}
+
+/* A workload written as SWF reads back with the same jobs. */
+static void swf_write_then_read_back(void **state)
+{
+  (void)state;
+  morph_workload *a = wl_new(), *b = wl_new();
+  morph_lublin_options o;
+  morph_lublin_options_init(&o);
+  o.njobs = 200;
+  assert_int_equal(morph_workload_generate_lublin(a, &o), MORPH_OK);
+  char path[1024];
+  snprintf(path, sizeof path, "%s/lublin.swf", TEST_DIR);
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  assert_int_equal(morph_workload_write_swf(a, f, "test"), MORPH_OK);
+  fclose(f);
+  assert_int_equal(morph_workload_load_swf(b, path, NULL), MORPH_OK);
+  assert_int_equal(b->njobs, a->njobs);
+  for (size_t i = 0; i < a->njobs; i++) {
+    assert_int_equal(b->jobs[i].req_max, a->jobs[i].req_max);
+    double ta = morph_model_time(&a->jobs[i].model, a->jobs[i].req_max);
+    double tb = morph_model_time(&b->jobs[i].model, b->jobs[i].req_max);
+    assert_true(fabs(ta - tb) < 1e-6 * ta);
+    assert_true(fabs((b->jobs[i].submit + floor(a->jobs[0].submit)) - floor(a->jobs[i].submit)) < 1e-9);
+  }
+  morph_workload_destroy(a);
+  morph_workload_destroy(b);
+}
+
 /* Paper 000, section 5.3 and Table 5: the catalog's time curves give back
  * the published limits through the heuristic. */
 static void gain_limits_reproduce_table5(void **state)
@@ -408,6 +596,15 @@ int main(int argc, char **argv)
     cmocka_unit_test(swf_bad_field_names_file_line_field),
     cmocka_unit_test(swf_short_line_names_missing_field),
     cmocka_unit_test(swf_repeated_job_number_rejected),
+    cmocka_unit_test(json_time_beyond_limit_names_line_and_field),
+    cmocka_unit_test(swf_skipped_records_kept_by_name),
+    cmocka_unit_test(swf_unsorted_records_sorted),
+    cmocka_unit_test(swf_binary_input_rejected_with_line),
+    cmocka_unit_test(swf_values_beyond_limits_rejected),
+    cmocka_unit_test(cap_sizes_cuts_requests_and_limits),
+    cmocka_unit_test(model_mpi_share_follows_efficiency),
+    cmocka_unit_test(lublin_generator_follows_the_model),
+    cmocka_unit_test(swf_write_then_read_back),
     cmocka_unit_test(gain_limits_reproduce_table5),
     cmocka_unit_test(gain_difference_uses_first_time),
     cmocka_unit_test(generator_deterministic_for_seed),

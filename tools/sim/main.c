@@ -26,6 +26,8 @@ typedef struct tool_opts {
   morph_place_param place[PLACE_PARAMS_MAX]; /* --topology, --faults, --place-param */
   char place_keys[PLACE_PARAMS_MAX][32];
   int nplace;
+  int max_size;          /* > 0: cap on requests and limits (--max-size) */
+  double inhibit;        /* >= 0: every job's inhibitor (--inhibit); < 0: the model's */
 } tool_opts;
 
 static void usage(FILE *out)
@@ -42,8 +44,14 @@ static void usage(FILE *out)
           "                          malleability of generated / SWF jobs (fixed)\n"
           "  --malleable-share F     share of malleable jobs, 0..1 (from --kind)\n"
           "  --malleable-app APP     generator: only APP is malleable (Table 7)\n"
-          "  --seed S (1)  --interarrival SECONDS (10)  --max-size N (32)\n"
+          "  --rest-fixed            SWF, --kind moldable|flexible: only the malleable share is\n"
+          "                          submitted min-max, the other jobs stay rigid as traced\n"
+          "  --seed S (1)  --interarrival SECONDS (10)\n"
+          "  --max-size N            no job asks for or grows beyond N units, whatever the\n"
+          "                          input: larger requests and limits are cut to N (none;\n"
+          "                          paper 000 caps requests at 32 of 128 nodes)\n"
           "  --swf-units-per-node K (1)  --swf-limit N (all)\n"
+          "  --inhibit S             every job's scheduling inhibitor, s (the model's)\n"
           "  --save-workload FILE    write the workload used as JSON\n"
           "Simulation:\n"
           "  -n, --nodes N (128)     -p, --policy NAME (dmr+fcfs)\n"
@@ -60,14 +68,18 @@ static void usage(FILE *out)
           "  --idle-w W (100)  --loaded-w W (340)  --bin SECONDS (60)\n"
           "  --csv                   one CSV line of totals (--csv-header: with header)\n"
           "  --progress              progress on stderr   -q, --quiet\n"
-          "Placement strategies:\n");
+          "Policies (-p NAME: <start>, <resize> with fcfs starts, or <resize>+<start>):\n");
+  for (int i = 0; i < morph_policy_count(); i++)
+    fprintf(out, "  %-22s  %s\n", morph_policy_table_name(i), morph_policy_table_description(i));
+  fprintf(out, "Placement strategies:\n");
   for (int i = 0; i < morph_place_count(); i++)
     fprintf(out, "  %-22s  %s\n", morph_place_table_name(i), morph_place_table_description(i));
 }
 
 enum { O_SWF = 256, O_GEN, O_KIND, O_SHARE, O_MAPP, O_SEED, O_IAT, O_MAXS, O_UPN, O_SLIM,
        O_SAVE, O_ECOST, O_SCOST, O_BW, O_REJ, O_NAME, O_IDLE, O_LOAD, O_BIN, O_CSV, O_CSVH,
-       O_PROG, O_QD, O_PLACE, O_TOPO, O_FAULTS, O_PPARAM };
+       O_PROG, O_QD, O_PLACE, O_TOPO, O_FAULTS, O_PPARAM, O_INHIBIT,
+       O_REST };
 
 static const struct option long_opts[] = {
   {"swf", required_argument, NULL, O_SWF}, {"generate", required_argument, NULL, O_GEN},
@@ -87,6 +99,7 @@ static const struct option long_opts[] = {
   {"queue-depth", required_argument, NULL, O_QD}, {"placement", required_argument, NULL, O_PLACE},
   {"topology", required_argument, NULL, O_TOPO}, {"faults", required_argument, NULL, O_FAULTS},
   {"place-param", required_argument, NULL, O_PPARAM},
+  {"inhibit", required_argument, NULL, O_INHIBIT}, {"rest-fixed", no_argument, NULL, O_REST},
   {"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
 
 static void defaults(tool_opts *o)
@@ -97,17 +110,22 @@ static void defaults(tool_opts *o)
   morph_sim_config_init(&o->sim);
   morph_report_config_init(&o->rep);
   o->share = -1;
+  o->inhibit = -1;
+  o->gen.max_size = 0; /* the catalog's sizes; --max-size applies to every input alike */
   o->name = "sim";
   o->kind = "fixed";
 }
 
-/* Numbers must be whole numbers: a typo must not become 0. */
-static int num(const char *s, double *v)
+/* Numbers must be whole numbers: a typo must not become 0. Every option
+ * is a count, a time or a rate, so negative values are refused, and the
+ * ones stored in an int must fit one (a conversion out of range is
+ * undefined behaviour). */
+static int num(const char *s, double *v, int is_int)
 {
   char *end;
   *v = strtod(s, &end);
-  if (end == s || *end) {
-    fprintf(stderr, "morph sim: '%s' is not a number\n", s);
+  if (end == s || *end || !(*v >= 0) || *v > (is_int ? 2147483647.0 : 1e18)) {
+    fprintf(stderr, "morph sim: '%s' is not a number in 0..%s\n", s, is_int ? "2^31-1" : "1e18");
     return -1;
   }
   return 0;
@@ -115,7 +133,7 @@ static int num(const char *s, double *v)
 
 static int numeric(int c)
 {
-  return c == 'n' || c == 'i' || c == O_QD || (c >= O_GEN && c <= O_BIN && c != O_KIND && c != O_MAPP &&
+  return c == 'n' || c == 'i' || c == O_QD || c == O_INHIBIT || (c >= O_GEN && c <= O_BIN && c != O_KIND && c != O_MAPP &&
                              c != O_SAVE && c != O_REJ && c != O_NAME);
 }
 
@@ -124,14 +142,14 @@ static int opt_num(int c, const char *arg, tool_opts *o)
   double v;
   if (!numeric(c))
     return 1;
-  if (num(arg, &v))
+  if (num(arg, &v, c == O_MAXS || c == O_UPN || c == 'n' || c == O_QD))
     return -1;
   switch (c) {
   case O_GEN: o->generate = (size_t)v; break;
   case O_SHARE: o->share = v; break;
   case O_SEED: o->gen.seed = o->swfo.seed = (uint64_t)v; break;
   case O_IAT: o->gen.mean_interarrival = v; break;
-  case O_MAXS: o->gen.max_size = o->swfo.max_size = (int)v; break;
+  case O_MAXS: o->max_size = (int)v; break;
   case O_UPN: o->swfo.units_per_node = (int)v; break;
   case O_SLIM: o->swfo.limit = (long)v; break;
   case 'n': o->sim.nodes = (int)v; break;
@@ -143,6 +161,7 @@ static int opt_num(int c, const char *arg, tool_opts *o)
   case O_LOAD: o->rep.loaded_w = v; break;
   case O_BIN: o->rep.interval = v; break;
   case O_QD: o->sim.queue_depth = (int)v; break;
+  case O_INHIBIT: o->inhibit = v; break;
   default: return 1;
   }
   return 0;
@@ -205,6 +224,7 @@ static int opt_other(int c, const char *arg, tool_opts *o)
   case O_CSVH: o->csv_header = 1; /* fall through */
   case O_CSV: o->csv = 1; return 0;
   case O_PROG: o->sim.progress = 1; return 0;
+  case O_REST: o->swfo.rest_fixed = 1; return 0;
   case 'q': o->quiet = 1; return 0;
   }
   return -1;
@@ -266,6 +286,18 @@ static int load(tool_opts *o, morph_workload *wl)
     fprintf(stderr, "morph sim: %s\n", morph_workload_errmsg(wl));
     return -1;
   }
+  if (o->inhibit >= 0 && morph_workload_set_inhibit(wl, o->inhibit) != MORPH_OK) {
+    fprintf(stderr, "morph sim: --inhibit wants 0..%g s\n", MORPH_WORKLOAD_TIME_MAX);
+    return -1;
+  }
+  size_t cut = morph_workload_cap_sizes(wl, o->max_size);
+  if (cut)
+    fprintf(stderr, "morph sim: --max-size %d cut the request of %zu job(s); first: %s\n",
+            o->max_size, cut, morph_workload_errmsg(wl));
+  if (wl->skipped)
+    fprintf(stderr, "morph sim: %zu record(s) skipped (run time or size <= 0; first: %s at line "
+            "%d), counted as skipped in the report\n", wl->skipped, wl->skips[0].name,
+            wl->skips[0].line);
   if (o->save && morph_workload_save_json(wl, o->save) != MORPH_OK) {
     fprintf(stderr, "morph sim: cannot write %s\n", o->save);
     return -1;
@@ -291,12 +323,14 @@ static void print_csv(const tool_opts *o, const morph_report *rep, const morph_s
   morph_report_totals_get(rep, &t);
   if (o->csv_header)
     printf("name,policy,kind,jobs,completed,skipped,makespan_s,avg_wait_s,avg_exec_s,"
-           "avg_completion_s,allocation_rate,energy_kwh,throughput,resizes,decisions,wall_s\n");
-  printf("%s,%s,%s,%zu,%zu,%zu,%.3f,%.3f,%.3f,%.3f,%.5f,%.3f,%.6f,%zu,%zu,%.4f\n", o->name,
+           "avg_completion_s,allocation_rate,energy_kwh,throughput,resizes,decisions,wall_s,"
+           "avg_bounded_slowdown\n");
+  printf("%s,%s,%s,%zu,%zu,%zu,%.3f,%.3f,%.3f,%.3f,%.5f,%.3f,%.6f,%zu,%zu,%.4f,%.4f\n", o->name,
          o->sim.policy, o->json ? (wl->njobs ? morph_job_kind_name(wl->jobs[0].kind) : "-")
                                 : o->kind,
          t.jobs, t.completed, t.skipped, t.makespan, t.all.wait, t.all.exec, t.all.completion,
-         t.allocation_rate, t.energy_kwh, t.throughput, t.resizes, st->decisions, st->wall_s);
+         t.allocation_rate, t.energy_kwh, t.throughput, t.resizes, st->decisions, st->wall_s,
+         t.all.bsld);
 }
 
 static int output(tool_opts *o, morph_report *rep, const morph_sim_stats *st,

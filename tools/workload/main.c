@@ -17,6 +17,7 @@
 static const char usage_text[] =
   "usage: morph workload run [options] FILE\n"
   "       morph workload check FILE\n"
+  "       morph workload lublin --help   (a Lublin-Feitelson SWF trace)\n"
   "\n"
   "run submits each job of the JSON workload FILE to morphd at its submission\n"
   "time (seconds from now), as <app-dir>/<app><suffix> with the job's args,\n"
@@ -203,6 +204,8 @@ static int run(const wl_opts *o, morph__cli *cli, const morph_workload *wl)
 
 int main(int argc, char **argv)
 {
+  if (argc > 1 && !strcmp(argv[1], "lublin"))
+    return wl_lublin(argc - 1, argv + 1);
   wl_opts o;
   defaults(&o);
   int c;

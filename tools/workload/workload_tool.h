@@ -27,4 +27,8 @@ int wl_check_programs(const wl_opts *o, const morph_workload *wl, const char *fi
 int wl_submit(const wl_opts *o, morph__cli *cli, const morph_workload *wl, size_t i,
               long long *id);
 
+/* morph workload lublin: writes a Lublin-Feitelson SWF trace; returns the
+ * exit status. */
+int wl_lublin(int argc, char **argv);
+
 #endif
