@@ -11,6 +11,7 @@ PACKAGES=(
   libsqlite3-dev sqlite3              # morphd journal
   gnuplot-nox                         # plots
   libscotch-dev                       # process mapping
+  libsimgrid-dev                      # SMPI (smpicc, smpirun): bench/reproduce-tofa.sh
   libcmocka-dev                       # unit tests
   procps psmisc                       # pgrep/pkill/killall used by tests
   python3                             # tests/architecture/check-cycles.py

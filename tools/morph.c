@@ -18,6 +18,7 @@ static const char *const commands[][2] = {
   {"report", "per-job and total metrics, with plots"},
   {"daemon", "start morphd"},
   {"sim", "simulate a workload with the policy engine"},
+  {"prof", "run an MPI program and write its communication matrix"},
 };
 
 static void usage(FILE *out)

@@ -103,6 +103,15 @@ const char *morph_place_errmsg(const morph_place *place);
 int morph_place_actions(morph_place *place, const morph_policy_snapshot *snap,
                         morph_policy_actions *actions);
 
+/* 1 if snapshot node `node` is about to fail for this placement: its
+ * outage probability (tofa, greedy, random: from faults=FILE) is at or
+ * above the strategy's threshold (threshold=P, in (0, 1]); 0 otherwise,
+ * for a strategy without probabilities and for NULL. A caller that builds
+ * snapshots marks such a node DRAINING, so that a policy that shrinks jobs
+ * off nodes that leave (granularity) moves malleable jobs off it before it
+ * fails, and nothing new is placed there. */
+int morph_place_failing(const morph_place *place, int node);
+
 /* Writes the strategy names, separated by ", ", into buf (truncated to
  * size, always NUL-terminated if size > 0). Returns the full length. */
 size_t morph_place_names(char *buf, size_t size);

@@ -42,6 +42,8 @@ typedef struct morph_sim_config {
   int nodes;                  /* cluster size (128) */
   const char *policy;         /* policy engine name ("dmr+fcfs") */
   const char *placement;      /* placement strategy, morph/place.h ("firstfit") */
+  const morph_place_param *place_params; /* its parameters (topology=FILE, ...), read */
+  int nplace_params;                     /* by morph_sim_create() only */
   morph_policy_params params; /* engine parameters (defaults, sizes FACTOR:
                                  DMRlib resizes by multiples and divisors) */
   double interval;            /* seconds between periodic decisions (10) */

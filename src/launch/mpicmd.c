@@ -187,6 +187,8 @@ static int openmpi_args(const struct morph__launch_mpicmd *c, struct morph__laun
           morph__launch_argv_push(a, "0");
   if (c->hostfile)
     rc |= morph__launch_argv_push(a, "--hostfile") | morph__launch_argv_push(a, c->hostfile);
+  if (c->rankfile)
+    rc |= morph__launch_argv_push(a, "--rankfile") | morph__launch_argv_push(a, c->rankfile);
   rc |= morph__launch_argv_push(a, "--mca") |
         morph__launch_argv_push(a, "orte_allowed_exit_without_sync") |
         morph__launch_argv_push(a, "1");
@@ -216,6 +218,8 @@ int morph__launch_mpi_command(const struct morph__launch_mpicmd *c, int np,
   char n[32];
   snprintf(n, sizeof n, "%d", np);
   memset(out, 0, sizeof *out);
+  if (c->rankfile && c->mpi == MORPH__LAUNCH_MPI_MPICH)
+    return MORPH_EINVAL;
   int rc = morph__launch_argv_push(out, c->mpirun ? c->mpirun : launchers[c->mpi]);
   if (rc == MORPH_OK)
     rc = c->mpi == MORPH__LAUNCH_MPI_MPICH ? mpich_args(c, out) : openmpi_args(c, out);

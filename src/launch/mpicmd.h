@@ -22,6 +22,8 @@ struct morph__launch_mpicmd {
   enum morph__launch_mpi mpi; /* flavour; AUTO only until detected */
   const char *mpirun;         /* launcher program; NULL: the flavour's default */
   const char *hostfile;       /* NULL: none */
+  const char *rankfile;       /* Open MPI: rank -> host and slot, the placement's order
+                                 ("rank R=HOST slot=S" lines); NULL: none */
   const char **args;          /* extra launcher arguments (--mpi-arg) */
   int n_args;
   int no_recovery; /* Open MPI without --enable-recovery */
@@ -59,7 +61,8 @@ int morph__launch_mpi_recovers(const struct morph__launch_mpicmd *c);
  * its options, every MORPH_* variable of the environment exported to the
  * ranks, then c->args, "-n np", the application and its arguments.
  * Decide c->mpi first (AUTO falls back to plain `mpirun` with Open MPI's
- * options). Errors: MORPH_ENOMEM (*out freed). */
+ * options). Errors: MORPH_EINVAL (a rankfile with MPICH, whose hydra has
+ * none: give it an ordered hostfile), MORPH_ENOMEM (*out freed). */
 int morph__launch_mpi_command(const struct morph__launch_mpicmd *c, int np,
                               struct morph__launch_argv *out);
 

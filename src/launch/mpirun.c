@@ -24,6 +24,9 @@ int morph__launch_mpirun_start(struct morph__launch *r, int np, const char *chec
     unsetenv("MORPH_RESTART");
   struct morph__launch_argv a;
   int rc = morph__launch_mpi_command(&r->opt->cmd, np, &a);
+  if (rc == MORPH_EINVAL)
+    morph__say(&r->log, 0, "--rankfile needs Open MPI: MPICH's hydra has no rankfile (give it "
+                           "an ordered --hostfile)");
   if (rc != MORPH_OK)
     return rc;
   say_command(r, &a);

@@ -39,6 +39,8 @@ typedef struct morph__place_ops {
   int (*expand)(morph__plan *pl, const morph_policy_job *job, int units);
   /* SHRINK: `units` units of the job's pieces (morph__plan_releasable). */
   int (*shrink)(morph__plan *pl, const morph_policy_job *job, int units);
+  /* 1 if `node` is about to fail (morph_place_failing()); NULL: never. */
+  int (*failing)(const void *ctx, int node);
 } morph__place_ops;
 
 /* The strategy table (table.c). */
@@ -47,6 +49,10 @@ extern const int morph__place_count;
 
 /* The strategies (one file each). */
 extern const morph__place_ops morph__firstfit_ops;
+/* mapped.c: the strategies of morph/map.h (paper 004) */
+extern const morph__place_ops morph__tofa_ops;
+extern const morph__place_ops morph__greedy_ops;
+extern const morph__place_ops morph__random_ops;
 
 /* Scratch arrays kept from one call to the next (owned by the placement). */
 typedef struct morph__place_scratch {

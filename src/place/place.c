@@ -100,6 +100,11 @@ const char *morph_place_name(const morph_place *place)
   return place ? place->ops->name : "";
 }
 
+int morph_place_failing(const morph_place *place, int node)
+{
+  return place && place->ops->failing ? place->ops->failing(place->ctx, node) : 0;
+}
+
 const char *morph_place_errmsg(const morph_place *place)
 {
   return place ? place->errmsg : "";

@@ -4,5 +4,8 @@
 
 const morph__place_ops *const morph__place_table[] = {
     &morph__firstfit_ops,
+    &morph__tofa_ops,
+    &morph__greedy_ops,
+    &morph__random_ops,
 };
 const int morph__place_count = sizeof(morph__place_table) / sizeof(morph__place_table[0]);

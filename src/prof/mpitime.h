@@ -1,4 +1,5 @@
-/* libmorph-prof: MPI time of this process (see mpitime.c). */
+/* libmorph-prof, MPI time: the consumer of the interception layer
+ * (intercept.c) that adds up the wall time this process spends in MPI. */
 #ifndef MORPH_PROF_MPITIME_H
 #define MORPH_PROF_MPITIME_H
 
@@ -6,5 +7,8 @@
  * Declared weak where libmorph uses it, so that linking libmorph-prof is a
  * choice: without it, MPI time is reported as unknown (-1). */
 double morph_prof_mpi_seconds(void);
+
+/* Adds the duration of one intercepted blocking call. */
+void morph__prof_time_add(double seconds);
 
 #endif

@@ -34,6 +34,7 @@
 #include "proto/protocol.h"
 
 #define MORPH__MAX_CLIENTS 128
+#define MORPH__PLACE_PARAMS_MAX 8 /* --topology, --faults, --place-param */
 #define MORPH__LINE_MAX 65536
 /* Longer than the limits the job side puts on each step of a resize
  * (libmorph's 30 s spawn, morph run's 30 s leave and 30 s + 60 s
@@ -65,6 +66,8 @@ typedef struct morph__daemon_opts {
   const char *policy;   /* policy engine name */
   morph_policy_params params;
   const char *placement; /* placement strategy name (morph/place.h) */
+  morph_place_param place_params[MORPH__PLACE_PARAMS_MAX]; /* topology=FILE, ... */
+  int nplace_params;
   double interval;      /* seconds between periodic decisions */
   double resize_timeout; /* seconds a job has to answer a RESIZE (<= 0:
                             MORPH__RESIZE_TIMEOUT) */

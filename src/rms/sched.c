@@ -109,9 +109,12 @@ static int build(morph__daemon *d, const morph__backend_view *v, snap_buf *b)
     return MORPH_ENOMEM;
   b->s.now = morph__wall();
   b->s.unit = v->unit;
+  /* A node the placement expects to fail drains: jobs move off it first. */
   for (int i = 0; i < v->nnodes; i++)
-    b->s.nodes[i] = (morph_policy_node){.id = i, .slots = v->nodes[i].slots,
-                                        .used = v->nodes[i].used, .state = v->nodes[i].state};
+    b->s.nodes[i] = (morph_policy_node){
+        .id = i, .slots = v->nodes[i].slots, .used = v->nodes[i].used,
+        .state = v->nodes[i].state == MORPH_POLICY_NODE_UP && morph_place_failing(d->place, i)
+                     ? MORPH_POLICY_NODE_DRAINING : v->nodes[i].state};
   b->s.nnodes = v->nnodes;
   add_jobs(d, v, b);
   return MORPH_OK;

@@ -58,9 +58,10 @@ static int backend_and_policy(morph__daemon *d)
     morph_policy_create_error(d->opt.policy, &d->opt.params, err, sizeof err);
     return fail(d, rc, "policy: %s", err);
   }
-  rc = morph_place_create(d->opt.placement, NULL, 0, &d->place);
+  rc = morph_place_create(d->opt.placement, d->opt.place_params, d->opt.nplace_params, &d->place);
   if (rc != MORPH_OK) {
-    morph_place_create_error(d->opt.placement, NULL, 0, err, sizeof err);
+    morph_place_create_error(d->opt.placement, d->opt.place_params, d->opt.nplace_params, err,
+                             sizeof err);
     return fail(d, rc, "placement: %s", err);
   }
   morph_policy_actions_init(&d->acts);

@@ -30,7 +30,7 @@ int morph_sim_config_check(const morph_sim_config *c, char *buf, size_t len)
     return snprintf(buf, len, "simulator: need nodes >= 1, interval > 0, costs >= 0, "
                               "bandwidth > 0, queue depth >= 0"), MORPH_EINVAL;
   int rc = morph_policy_create_error(c->policy, &c->params, buf, len);
-  return rc ? rc : morph_place_create_error(c->placement, NULL, 0, buf, len);
+  return rc ? rc : morph_place_create_error(c->placement, c->place_params, c->nplace_params, buf, len);
 }
 
 int morph_sim_create(const morph_sim_config *cfg, morph_sim **out)
@@ -51,7 +51,7 @@ int morph_sim_create(const morph_sim_config *cfg, morph_sim **out)
   sim->cfg.policy = sim->policy_name;
   rc = morph_policy_create(sim->policy_name, &cfg->params, &sim->pol);
   if (rc == MORPH_OK)
-    rc = morph_place_create(cfg->placement, NULL, 0, &sim->place);
+    rc = morph_place_create(cfg->placement, cfg->place_params, cfg->nplace_params, &sim->place);
   if (rc) {
     morph_policy_destroy(sim->pol);
     free(sim);
@@ -138,7 +138,10 @@ static int alloc_run(morph_sim *sim, const morph_workload *wl)
     return morph__sim_fail(sim, MORPH_ENOMEM, "out of memory for %zu jobs", n);
   for (size_t i = 0; i < nodes; i++) {
     sim->owner[i] = sim->next_owner[i] = -1;
-    sim->pnodes[i] = (morph_policy_node){(int64_t)i, 1, 0, MORPH_POLICY_NODE_UP};
+    /* A node the placement expects to fail drains from the start. */
+    sim->pnodes[i] = (morph_policy_node){(int64_t)i, 1, 0,
+                                         morph_place_failing(sim->place, (int)i)
+                                             ? MORPH_POLICY_NODE_DRAINING : MORPH_POLICY_NODE_UP};
   }
   return MORPH_OK;
 }

@@ -95,6 +95,21 @@ static void expect_placed(const place_case *c, int rc, const morph_place *p, con
     fail_msg("%s: expected \"%s\", got \"%s\"", c->name, c->expect, got);
 }
 
+/* "k=v k=v" into params (pointing into text); returns their number. */
+static int split_params(const char *s, char *text, size_t size, morph_place_param *params, int max)
+{
+  int n = 0;
+  snprintf(text, size, "%s", s ? s : "");
+  for (char *save, *tok = strtok_r(text, " ", &save); tok && n < max;
+       tok = strtok_r(NULL, " ", &save)) {
+    char *eq = strchr(tok, '=');
+    assert_non_null(eq);
+    *eq = '\0';
+    params[n++] = (morph_place_param){tok, eq + 1};
+  }
+  return n;
+}
+
 void place_run_case(const place_case *c)
 {
   test_snap *t = calloc(1, sizeof(*t));
@@ -104,7 +119,10 @@ void place_run_case(const place_case *c)
   morph_policy_actions_init(&a);
   place_actions_parse(t, c->actions, &a);
   morph_place *p;
-  assert_int_equal(morph_place_create(c->strategy, NULL, 0, &p), MORPH_OK);
+  morph_place_param params[8];
+  char text[512];
+  int n = split_params(c->params, text, sizeof text, params, 8);
+  assert_int_equal(morph_place_create(c->strategy, params, n, &p), MORPH_OK);
   int rc = morph_place_actions(p, &t->s, &a);
   if (strchr(c->expect, ':') && c->expect[0] >= 'A' && c->expect[0] <= 'Z')
     expect_error(c, rc, p, &a);

@@ -27,6 +27,7 @@ typedef struct place_case {
   const char *snapshot; /* policy harness description */
   const char *actions;  /* counted actions, see above */
   const char *expect;   /* placed actions, or "ECODE: words" */
+  const char *params;   /* strategy parameters "KEY=VALUE KEY=VALUE"; NULL: none */
 } place_case;
 
 /* Parses `text` into *a (emptied first) against the snapshot. */

@@ -10,7 +10,7 @@
 
 #include "place_harness.h"
 
-#define CASE(name, snap, actions, expect) {name, "firstfit", snap, actions, expect}
+#define CASE(name, snap, actions, expect) {name, "firstfit", snap, actions, expect, NULL}
 
 static const place_case cases[] = {
     /* Starts take the lowest-numbered free units. */

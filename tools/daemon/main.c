@@ -32,6 +32,9 @@ static const char usage_text[] =
   "  -p, --policy NAME     policy engine (default dmr+easy; --list-policies)\n"
   "      --param KEY=VAL   policy parameter, repeatable (sched_period=10, ...)\n"
   "      --placement NAME  placement strategy: which slots (default firstfit; below)\n"
+  "      --topology FILE   placement: the machine (docs/topology.md; tofa, greedy, random)\n"
+  "      --faults FILE     placement: outage probabilities, \"NODE P\" lines\n"
+  "      --place-param KEY=VAL  placement parameter, repeatable (seed=1, migration=10)\n"
   "  -i, --interval S      seconds between periodic decisions (default 5)\n"
   "      --resize-timeout S  seconds a job has to answer a resize (default 300);\n"
   "                        then the resize fails, the job keeps its size\n"
@@ -46,7 +49,7 @@ static const char usage_text[] =
   "size and reattach when it starts again on the same folder.\n";
 
 enum { OPT_SOCKET = 256, OPT_JOURNAL, OPT_HOSTFILE, OPT_PARAM, OPT_LAUNCHER, OPT_STOP, OPT_KILL,
-       OPT_LIST, OPT_PLACEMENT, OPT_RESIZE_TIMEOUT };
+       OPT_LIST, OPT_PLACEMENT, OPT_TOPOLOGY, OPT_FAULTS, OPT_PLACE_PARAM, OPT_RESIZE_TIMEOUT };
 
 static const struct option long_opts[] = {
   {"dir", required_argument, NULL, 'd'},         {"socket", required_argument, NULL, OPT_SOCKET},
@@ -58,6 +61,8 @@ static const struct option long_opts[] = {
   {"stop", no_argument, NULL, OPT_STOP},         {"kill-jobs", no_argument, NULL, OPT_KILL},
   {"list-policies", no_argument, NULL, OPT_LIST}, {"help", no_argument, NULL, 'h'},
   {"placement", required_argument, NULL, OPT_PLACEMENT},
+  {"topology", required_argument, NULL, OPT_TOPOLOGY}, {"faults", required_argument, NULL, OPT_FAULTS},
+  {"place-param", required_argument, NULL, OPT_PLACE_PARAM},
   {"resize-timeout", required_argument, NULL, OPT_RESIZE_TIMEOUT},
   {NULL, 0, NULL, 0},
 };
@@ -84,16 +89,31 @@ static int set_param(cli_opts *o, char *arg)
   return 0;
 }
 
-/* An unknown name is refused here, with the known ones, before anything
- * starts. */
-static int set_placement(cli_opts *o, const char *arg)
+/* A placement parameter KEY=VALUE (key given for --topology, --faults). */
+static int add_place_param(cli_opts *o, const char *key, char *arg)
+{
+  if (!key) {
+    char *eq = strchr(arg, '=');
+    if (!eq)
+      return bad("--place-param wants KEY=VALUE, got", arg);
+    *eq = '\0', key = arg, arg = eq + 1;
+  }
+  if (o->d.nplace_params == MORPH__PLACE_PARAMS_MAX)
+    return bad("too many placement parameters at", key);
+  o->d.place_params[o->d.nplace_params++] = (morph_place_param){key, arg};
+  return 0;
+}
+
+/* An unknown name or parameter is refused here, with the known ones,
+ * before anything starts. */
+static int check_placement(cli_opts *o)
 {
   char msg[512];
-  if (morph_place_create_error(arg, NULL, 0, msg, sizeof msg) != MORPH_OK) {
+  if (morph_place_create_error(o->d.placement, o->d.place_params, o->d.nplace_params, msg,
+                               sizeof msg) != MORPH_OK) {
     fprintf(stderr, "morph daemon: %s\n", msg);
     return 2;
   }
-  o->d.placement = arg;
   return 0;
 }
 
@@ -119,7 +139,10 @@ static int option(cli_opts *o, int c, char *arg)
   case OPT_HOSTFILE: o->d.hostfile = arg; return 0;
   case 'p': o->d.policy = arg; return 0;
   case OPT_PARAM: return set_param(o, arg);
-  case OPT_PLACEMENT: return set_placement(o, arg);
+  case OPT_PLACEMENT: o->d.placement = arg; return 0;
+  case OPT_TOPOLOGY: return add_place_param(o, "topology", arg);
+  case OPT_FAULTS: return add_place_param(o, "faults", arg);
+  case OPT_PLACE_PARAM: return add_place_param(o, NULL, arg);
   case 'i': return number(arg, 0.05, &o->d.interval);
   case OPT_RESIZE_TIMEOUT: return number(arg, 0.1, &o->d.resize_timeout);
   case OPT_LAUNCHER: o->d.launcher = arg; return 0;
@@ -171,7 +194,7 @@ static int parse(cli_opts *o, int argc, char **argv)
   }
   if (optind < argc)
     return bad("unexpected argument", argv[optind]);
-  return -1;
+  return check_placement(o) ? 2 : -1;
 }
 
 static int stop(const cli_opts *o, morph__cli *cli)

@@ -29,6 +29,7 @@ static const char usage_text[] =
   "      --mpirun PROG       launcher (default mpirun.openmpi / mpiexec.mpich)\n"
   "      --mpi-arg ARG       extra launcher argument (repeatable)\n"
   "      --hostfile FILE     hosts for the launcher (else --oversubscribe on this host)\n"
+  "      --rankfile FILE     Open MPI: each rank's host and slot, the placement's order\n"
   "      --server PATH       relay to morphd's socket (with --job-id)\n"
   "      --listen HOST:PORT  the job reaches morph run over TCP (MUNGE) here, for\n"
   "                          rank 0 on another host (\"*:0\": any address, any port)\n"
@@ -50,7 +51,8 @@ static const char usage_text[] =
 
 enum {
   OPT_MIN = 256, OPT_MAX, OPT_PREF, OPT_MECH, OPT_SCHED, OPT_SCHED_FILE, OPT_MPI, OPT_MPIRUN,
-  OPT_MPI_ARG, OPT_HOSTFILE, OPT_LISTEN, OPT_SERVER, OPT_JOB_ID, OPT_REPORT, OPT_TIMEOUT, OPT_START_TIMEOUT,
+  OPT_MPI_ARG, OPT_HOSTFILE, OPT_RANKFILE, OPT_LISTEN, OPT_SERVER, OPT_JOB_ID, OPT_REPORT,
+  OPT_TIMEOUT, OPT_START_TIMEOUT,
   OPT_LEAVE_TIMEOUT, OPT_EXIT_TIMEOUT, OPT_GRACE, OPT_NO_RECOVERY
 };
 
@@ -66,6 +68,7 @@ static const struct option long_opts[] = {
   {"mpirun", required_argument, NULL, OPT_MPIRUN},
   {"mpi-arg", required_argument, NULL, OPT_MPI_ARG},
   {"hostfile", required_argument, NULL, OPT_HOSTFILE},
+  {"rankfile", required_argument, NULL, OPT_RANKFILE},
   {"listen", required_argument, NULL, OPT_LISTEN},
   {"server", required_argument, NULL, OPT_SERVER},
   {"job-id", required_argument, NULL, OPT_JOB_ID},
@@ -165,6 +168,7 @@ static int run_option(struct morph__launch_opts *o, int c, const char *arg)
   case OPT_MPIRUN: o->cmd.mpirun = arg; return 0;
   case OPT_MPI_ARG: return add_mpi_arg(o, arg);
   case OPT_HOSTFILE: o->cmd.hostfile = arg; return 0;
+  case OPT_RANKFILE: o->cmd.rankfile = arg; return 0;
   case OPT_LISTEN: o->listen = arg; return 0;
   case OPT_SERVER: o->server = arg; return 0;
   case OPT_JOB_ID: o->job_id = arg; return 0;

@@ -12,6 +12,8 @@
 
 #include "sim_tool.h"
 
+#define PLACE_PARAMS_MAX 8
+
 typedef struct tool_opts {
   const char *json, *swf, *out, *name, *save, *kind;
   size_t generate;
@@ -21,6 +23,9 @@ typedef struct tool_opts {
   morph_sim_config sim;
   morph_report_config rep;
   int quiet, csv, csv_header;
+  morph_place_param place[PLACE_PARAMS_MAX]; /* --topology, --faults, --place-param */
+  char place_keys[PLACE_PARAMS_MAX][32];
+  int nplace;
   int max_size;          /* > 0: cap on requests and limits (--max-size) */
   double inhibit;        /* >= 0: every job's inhibitor (--inhibit); < 0: the model's */
 } tool_opts;
@@ -51,6 +56,8 @@ static void usage(FILE *out)
           "Simulation:\n"
           "  -n, --nodes N (128)     -p, --policy NAME (dmr+fcfs)\n"
           "  --placement NAME        placement strategy: which nodes (firstfit; below)\n"
+          "  --topology FILE  --faults FILE  --place-param KEY=VALUE: placement\n"
+          "                          parameters (tofa, greedy, random; docs/topology.md)\n"
           "  -P, --param KEY=VALUE   policy engine parameter (sizes=factor by default)\n"
           "  -i, --interval S (10)   --expand-cost S (0.8)  --shrink-cost S (0.25)\n"
           "  --bandwidth B/s (1e10)  --reject-impossible (default: report and skip)\n"
@@ -71,7 +78,8 @@ static void usage(FILE *out)
 
 enum { O_SWF = 256, O_GEN, O_KIND, O_SHARE, O_MAPP, O_SEED, O_IAT, O_MAXS, O_UPN, O_SLIM,
        O_SAVE, O_ECOST, O_SCOST, O_BW, O_REJ, O_NAME, O_IDLE, O_LOAD, O_BIN, O_CSV, O_CSVH,
-       O_PROG, O_QD, O_PLACE, O_INHIBIT, O_REST };
+       O_PROG, O_QD, O_PLACE, O_TOPO, O_FAULTS, O_PPARAM, O_INHIBIT,
+       O_REST };
 
 static const struct option long_opts[] = {
   {"swf", required_argument, NULL, O_SWF}, {"generate", required_argument, NULL, O_GEN},
@@ -89,6 +97,8 @@ static const struct option long_opts[] = {
   {"bin", required_argument, NULL, O_BIN}, {"csv", no_argument, NULL, O_CSV},
   {"csv-header", no_argument, NULL, O_CSVH}, {"progress", no_argument, NULL, O_PROG},
   {"queue-depth", required_argument, NULL, O_QD}, {"placement", required_argument, NULL, O_PLACE},
+  {"topology", required_argument, NULL, O_TOPO}, {"faults", required_argument, NULL, O_FAULTS},
+  {"place-param", required_argument, NULL, O_PPARAM},
   {"inhibit", required_argument, NULL, O_INHIBIT}, {"rest-fixed", no_argument, NULL, O_REST},
   {"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
 
@@ -173,6 +183,28 @@ static int opt_param(const char *kv, tool_opts *o)
   return 0;
 }
 
+/* A placement parameter KEY=VALUE (key given for --topology, --faults). */
+static int opt_place_param(const char *key, const char *arg, tool_opts *o)
+{
+  const char *value = arg;
+  if (o->nplace == PLACE_PARAMS_MAX) {
+    fprintf(stderr, "morph sim: more than %d placement parameters\n", PLACE_PARAMS_MAX);
+    return -1;
+  }
+  if (!key) {
+    const char *eq = strchr(arg, '=');
+    if (!eq || eq - arg >= (long)sizeof o->place_keys[0]) {
+      fprintf(stderr, "morph sim: --place-param wants KEY=VALUE, got '%s'\n", arg);
+      return -1;
+    }
+    snprintf(o->place_keys[o->nplace], sizeof o->place_keys[0], "%.*s", (int)(eq - arg), arg);
+    key = o->place_keys[o->nplace], value = eq + 1;
+  }
+  o->place[o->nplace++] = (morph_place_param){key, value};
+  o->sim.place_params = o->place, o->sim.nplace_params = o->nplace;
+  return 0;
+}
+
 static int opt_other(int c, const char *arg, tool_opts *o)
 {
   switch (c) {
@@ -182,6 +214,9 @@ static int opt_other(int c, const char *arg, tool_opts *o)
   case O_SAVE: o->save = arg; return 0;
   case 'p': o->sim.policy = arg; return 0;
   case O_PLACE: o->sim.placement = arg; return 0;
+  case O_TOPO: return opt_place_param("topology", arg, o);
+  case O_FAULTS: return opt_place_param("faults", arg, o);
+  case O_PPARAM: return opt_place_param(NULL, arg, o);
   case 'P': return opt_param(arg, o);
   case O_REJ: o->sim.impossible = MORPH_IMPOSSIBLE_REJECT; return 0;
   case 'o': o->out = arg; return 0;

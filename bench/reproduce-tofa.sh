@@ -1,0 +1,286 @@
+#!/usr/bin/env bash
+# Reproduces paper 004's SimGrid study (TOFA, section 5) with morph's
+# profiler, topology, Scotch mapping and SMPI proxies, and ends with
+#   RESULT tofa_vs_default_dt=... tofa_vs_default_lammps=... tofa_abort_ratio=...
+#          default_abort_ratio=... prof_overhead=... (and more keys)
+# tofa_vs_default_*: batch completion time of TOFA over Slurm's default order
+# (mean of the per-batch ratios; lammps: the 16-faulty-node case); the abort
+# ratios are NPB-DT's (aborted runs over all runs, 1000 instances);
+# prof_overhead: Jacobi run time with the profiler over without (median run
+# of each side, runs side by side). docs/reproduction-tofa.md discusses the numbers.
+#
+# Steps (progress on stderr):
+#  1. profile the proxies with morph prof (real MPI) and check their shapes;
+#  2. fault-free runs: NPB-DT-like with every strategy on the 8x8x8 torus,
+#     LAMMPS-like default vs TOFA on the five arrangements of Table 1;
+#  3. batches: 10 (2 with --quick) batches of 100 instances, 8x8x8 torus,
+#     pf = 0.02 on 16 random nodes (NPB-DT, LAMMPS) and 8 (LAMMPS); per
+#     batch, default / TOFA / greedy / remap placements, each simulated once
+#     with smpirun (a run's time does not depend on which faulty nodes are
+#     up when it survives) and the aborts drawn by tofa-bench batch; a
+#     sample of draws is replayed in SimGrid with zero-bandwidth links to
+#     check that the model aborts exactly the runs SimGrid aborts;
+#  4. the profiler's overhead on Jacobi.
+# CSV results and gnuplot plots go to $OUT (default build-bench/tofa) and
+# the plots are copied to docs/img/tofa-*.png.
+# MORPH_BUILD: build folder (built here when missing). SimGrid runs are
+# niced: the machine is shared.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${MORPH_BUILD:-$root/build-bench}
+out=${OUT:-$build/tofa}
+quick=0
+[ "${1:-}" = "--quick" ] && quick=1
+batches=10 instances=100 lsteps=50 pairs=9
+[ $quick = 1 ] && batches=2 pairs=3
+B=$build/bin
+NICE="nice -n 10"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+say() { echo "reproduce-tofa: $*" >&2; }
+
+if [ ! -x "$B/tofa-bench" ] || [ ! -x "$B/proxy-dt.smpi" ] || [ ! -x "$B/prof-calls.ompi" ]; then
+  say "building in $build"
+  cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build "$build" -j2 --target morph morph-prof tofa-bench tofa-smpi-proxies proxy-lammps.ompi \
+    proxy-dt.ompi jacobi.ompi prof-calls.ompi >/dev/null
+fi
+command -v smpirun >/dev/null || { say "smpirun missing: apt-get install libsimgrid-dev"; exit 1; }
+rm -rf "$out" && mkdir -p "$out"
+cd "$out"
+
+# SMPI runs the collective algorithms the profiler assumes (docs/prof.md),
+# so that the pairs that talk in the simulation are the matrix's pairs and
+# the abort model's footprint is the simulation's (with SMPI's own choices
+# the model aborted 2 of 19 replayed draws that SimGrid survived).
+SMPI_CFG=(--cfg=smpi/simulate-computation:no --log=root.thres:critical
+  --cfg=smpi/barrier:ompi_bruck --cfg=smpi/bcast:binomial_tree --cfg=smpi/reduce:binomial
+  --cfg=smpi/allreduce:rdb --cfg=smpi/allgather:ring --cfg=smpi/allgatherv:ring
+  --cfg=smpi/alltoall:basic_linear --cfg=smpi/alltoallv:ompi_basic_linear
+  --cfg=smpi/gather:ompi_basic_linear --cfg=smpi/scatter:ompi_basic_linear
+  --cfg=smpi/reduce_scatter:mpich_pair)
+
+# sim APP HOSTS [FAILED]: simulated time of one run (seconds), or "abort".
+sim() {
+  local app=$1 hosts=$2 failed=${3:-} torus=${TORUS:-8x8x8} np args
+  np=$(wc -l <"$hosts")
+  "$B/tofa-bench" platform --torus "$torus" --hostfile "$hosts" ${failed:+--failed "$failed"} -o "$hosts.xml"
+  if [ "$app" = dt ]; then args=(); else args=(--steps "$lsteps"); fi
+  if ! $NICE smpirun -np "$np" -platform "$hosts.xml" -hostfile "$hosts" "${SMPI_CFG[@]}" \
+      "$B/proxy-$app.smpi" "${args[@]}" >"$hosts.log" 2>&1; then
+    echo abort
+    return
+  fi
+  awk -v app="$app" 'app == "dt" && /^seconds/ {print $2}
+                     app != "dt" && /^proxy-lammps:/ {print $(NF-1)}' "$hosts.log"
+}
+
+# place APP STRATEGY OUTHOSTS [faults] [extra tofa-bench options]
+place() {
+  local app=$1 s=$2 hosts=$3 faults=${4:-}
+  shift 4 || shift $#
+  "$B/tofa-bench" place --torus "${TORUS:-8x8x8}" --matrix "$out/$app.bytes.mtx" --strategy "$s" \
+    ${faults:+--faults "$faults"} -o "$hosts" "$@" >"$hosts.place"
+}
+
+# --- 1. profiles and shapes -------------------------------------------------
+say "1/4 profiling the proxies with morph prof (64 and 85 Open MPI processes)"
+$NICE "$B/morph" prof -q -o "$out/lammps" -n 64 -- "$B/proxy-lammps.ompi" --steps 10 >/dev/null
+$NICE "$B/morph" prof -q -o "$out/dt" -n 85 -- "$B/proxy-dt.ompi" --bytes 65536 >/dev/null
+# LAMMPS-like: every byte between ranks on a common line of the 4x4x4 grid
+# (halo neighbours, FFT transposes, recursive-doubling partners).
+lshape=$(awk '!/^%/ && NF == 3 && !seen++ {next} !/^%/ && NF == 3 {
+  i = $1 - 1; j = $2 - 1; same = 0
+  for (k = 0; k < 3; k++) { s = (k == 0) ? 1 : (k == 1) ? 4 : 16
+    ri = int(i / s) % 4; rj = int(j / s) % 4; if (ri == rj) same++ }
+  tot += $3; if (same >= 2) on += $3 } END {printf "%.4f", on / tot}' "$out/lammps.bytes.mtx")
+# NPB-DT-like: bytes on the arcs of the black-hole graph (i -> 64 + i/4 ...).
+dshape=$(awk '!/^%/ && NF == 3 && !seen++ {next} !/^%/ && NF == 3 {
+  i = $1 - 1; j = $2 - 1
+  succ = (i < 64) ? 64 + int(i / 4) : (i < 80) ? 80 + int((i - 64) / 4) : (i < 84) ? 84 : -1
+  tot += $3; if (j == succ) on += $3 } END {printf "%.4f", on / tot}' "$out/dt.bytes.mtx")
+say "shapes: lammps $lshape of bytes on grid lines; dt $dshape of bytes on data-flow arcs"
+cp "$out/lammps.png" "$root/docs/img/tofa-matrix-lammps.png"
+cp "$out/dt.png" "$root/docs/img/tofa-matrix-dt.png"
+
+# --- 2. fault-free runs ------------------------------------------------------
+say "2/4 fault-free runs: NPB-DT strategies, LAMMPS on the five arrangements"
+echo "strategy,seconds,cost" >fig3-dt.csv
+for s in default random greedy tofa; do
+  place dt $s "dt-$s.hosts"
+  t=$(sim dt "dt-$s.hosts")
+  echo "$s,$t,$(sed -n 's/.*cost=\([0-9]*\).*/\1/p' "dt-$s.hosts.place")" >>fig3-dt.csv
+done
+echo "torus,default,tofa,paper_default,paper_tofa" >table1.csv
+paper_t1="8x8x8:247.5:217.2 4x8x16:188.9:210.1 8x4x16:232.3:240.9 4x4x32:212.8:242.3 4x32x4:159.0:207.4"
+for e in $paper_t1; do
+  IFS=: read -r torus pd pt <<<"$e"
+  row=$torus
+  for s in default tofa; do
+    TORUS=$torus place lammps $s "t1-$torus-$s.hosts"
+    t=$(TORUS=$torus sim lammps "t1-$torus-$s.hosts")
+    row="$row,$(awk -v t="$t" -v n="$lsteps" 'BEGIN {printf "%.1f", n / t}')"
+  done
+  echo "$row,$pd,$pt" >>table1.csv
+  say "  table 1 $torus: $(tail -1 table1.csv)"
+done
+
+# --- 3. batches --------------------------------------------------------------
+# batch SCENARIO APP NFAULTY: one line per batch and strategy in batches.csv.
+echo "scenario,batch,strategy,run_time,runs,aborts,batch_time,on_faulty,footprint" >batches.csv
+echo "scenario,strategy,model,simgrid" >validate.csv
+validate() { # replays up to 2 aborting and 2 surviving draws in SimGrid
+  local sc=$1 s=$2 app=$3 hosts=$4 draws=$5 want
+  for want in aborts survives; do
+    { grep "^$want " "$draws" || true; } | head -2 | while read -r verdict nodes; do
+      echo "$nodes" | tr ' ' '\n' >"$hosts.failed"
+      got=$(sim "$app" "$hosts" "$hosts.failed")
+      [ "$got" = abort ] && got=aborts || got=survives
+      echo "$sc,$s,$verdict,$got" >>validate.csv
+    done
+  done
+}
+batch() {
+  local sc=$1 app=$2 nf=$3 b s t line seed
+  place "$app" default "$sc-default.hosts"
+  local tdef
+  tdef=$(sim "$app" "$sc-default.hosts")
+  for b in $(seq 1 "$batches"); do
+    seed=$((1000 * b + nf))
+    "$B/tofa-bench" faults --torus 8x8x8 --count "$nf" --pf 0.02 --seed "$seed" -o "$sc-$b.faults"
+    for s in default tofa greedy remap; do
+      local hosts="$sc-$b-$s.hosts"
+      if [ $s = default ]; then cp "$sc-default.hosts" "$hosts"; t=$tdef
+      elif [ $s = remap ]; then
+        place "$app" remap "$hosts" "$sc-$b.faults" --old "$sc-default.hosts" --migration 1
+        t=$(sim "$app" "$hosts")
+      else
+        place "$app" $s "$hosts" "$sc-$b.faults"
+        t=$(sim "$app" "$hosts")
+      fi
+      line=$("$B/tofa-bench" batch --torus 8x8x8 --matrix "$out/$app.bytes.mtx" --hostfile "$hosts" \
+        --faults "$sc-$b.faults" --time "$t" --instances "$instances" --seed "$((seed + 7))" \
+        --draws-out "$hosts.draws")
+      onf=0
+      [ -f "$hosts.place" ] && onf=$(sed -n 's/.*on_faulty=\([0-9]*\).*/\1/p' "$hosts.place")
+      echo "$line" | awk -v sc="$sc" -v b="$b" -v s="$s" -v t="$t" -v onf="${onf:-0}" '{
+        for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+        printf "%s,%d,%s,%s,%s,%s,%s,%s,%s\n", sc, b, s, t, v["runs"], v["aborts"], v["batch_time"], onf, v["footprint"] }' >>batches.csv
+      if [ "$b" = 1 ] && { [ $s = default ] || [ $s = tofa ]; }; then
+        validate "$sc" $s "$app" "$hosts" "$hosts.draws"
+      fi
+    done
+    say "  $sc batch $b/$batches: $(awk -F, -v sc="$sc" -v b="$b" '$1 == sc && $2 == b {printf "%s %.3fs %d/%d aborted; ", $3, $7, $6, $5}' batches.csv)"
+  done
+}
+say "3/4 batches: $batches x $instances instances, 8x8x8 torus, pf 0.02"
+batch dt16 dt 16
+batch lammps8 lammps 8
+batch lammps16 lammps 16
+
+# --- 4. profiler overhead ----------------------------------------------------
+say "4/4 profiler overhead: Jacobi, $pairs pairs of runs with and without"
+# Long runs without the final serial check (it is not MPI), side by side,
+# alternating which goes first: wall time and the processes' CPU time.
+jac=("$B/jacobi.ompi" --size 1000 --iters 1500 --no-check)
+lib="$build/lib/libmorph-prof-ompi.so"
+mkdir -p "$out/jac.ranks"
+: >overhead.csv
+plain() { /usr/bin/time -f "%e %U %S" -o "$out/t" mpirun --oversubscribe -n 2 "${jac[@]}" >/dev/null; }
+profiled() { /usr/bin/time -f "%e %U %S" -o "$out/t" mpirun --oversubscribe -n 2 -x LD_PRELOAD="$lib" \
+  -x MORPH_PROF_DIR="$out/jac.ranks" "${jac[@]}" >/dev/null; }
+timed() { "$@"; awk '{printf "%s,%.2f", $1, $2 + $3}' "$out/t"; } # wall,cpu
+for i in $(seq 1 "$pairs"); do
+  if [ $((i % 2)) = 1 ]; then a=$(timed plain); b=$(timed profiled)
+  else b=$(timed profiled); a=$(timed plain); fi
+  echo "$a,$b" >>overhead.csv # wall,cpu without, wall,cpu with
+done
+median() { sort -g | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
+med() { cut -d, -f"$1" overhead.csv | median; }
+# The median run of each side: runs disturbed by the other users of the
+# machine fall out; the CPU time of the processes varies less than the wall.
+overhead=$(awk -v a="$(med 1)" -v b="$(med 3)" 'BEGIN {printf "%.3f", b / a}')
+overhead_cpu=$(awk -v a="$(med 2)" -v b="$(med 4)" 'BEGIN {printf "%.3f", b / a}')
+say "  Jacobi wall,cpu without / with (s): $(awk -F, '{printf "%s,%s/%s,%s ", $1, $2, $3, $4}' overhead.csv)"
+# The interception's own cost per call, in CPU time (one process talking
+# to itself), with and without counting: median of 5 runs each.
+percall() { for i in 1 2 3 4 5; do mpirun -n 1 "$@" "$B/prof-calls.ompi" 300000; done >percall.txt
+  echo "$(awk '{print $2}' percall.txt | median) $(awk '{print $4}' percall.txt | median)"; }
+read -r sr0 ar0 < <(percall)
+read -r sr1 ar1 < <(percall -x LD_PRELOAD="$lib" -x MORPH_PROF_DIR="$out/jac.ranks")
+call_sr=$(awk -v a="$sr0" -v b="$sr1" 'BEGIN {printf "%.0f", b - a}')
+call_ar=$(awk -v a="$ar0" -v b="$ar1" 'BEGIN {printf "%.0f", b - a}')
+say "  per call (CPU ns, without/with): sendrecv $sr0/$sr1, allreduce $ar0/$ar1"
+
+# --- summary, plots ------------------------------------------------------------
+sum() { # scenario strategy field -> mean over batches (and ratios)
+  awk -F, -v sc="$1" -v s="$2" -v f="$3" '$1 == sc && $3 == s {t += $f; n++} END {printf "%.6f", t / n}' batches.csv
+}
+ratio() { # scenario strategy: mean over batches of batch_time / default's
+  awk -F, -v sc="$1" -v s="$2" '$1 == sc && $3 == "default" {d[$2] = $7}
+    $1 == sc && $3 == s {x[$2] = $7} END {for (b in x) {t += x[b] / d[b]; n++} printf "%.3f", t / n}' batches.csv
+}
+aborts() { # scenario strategy: aborted runs / runs
+  awk -F, -v sc="$1" -v s="$2" '$1 == sc && $3 == s {a += $6; r += $5} END {printf "%.4f", a / r}' batches.csv
+}
+agree=$(awk -F, 'NR > 1 {n++; if ($3 == $4) ok++} END {printf "%d/%d", ok, n}' validate.csv)
+say "SimGrid agrees with the abort model on $agree replayed draws"
+{
+  echo "scenario,strategy,ratio_vs_default,abort_ratio,mean_batch_time"
+  for sc in dt16 lammps8 lammps16; do
+    for s in default tofa greedy remap; do
+      echo "$sc,$s,$(ratio $sc $s),$(aborts $sc $s),$(sum $sc $s 7)"
+    done
+  done
+} >summary.csv
+column -s, -t summary.csv >&2 || cat summary.csv >&2
+
+plot_batches() { # scenario title file: batch completion per batch and strategy
+  awk -F, -v sc="$1" '$1 == sc {t[$2, $3] = $7; if ($2 > n) n = $2}
+    END {print "batch,default,tofa,greedy,remap"
+         for (b = 1; b <= n; b++) print b "," t[b, "default"] "," t[b, "tofa"] "," t[b, "greedy"] "," t[b, "remap"]}' \
+    batches.csv >"$1-plot.csv"
+  cat >"$1.gp" <<EOF
+set terminal pngcairo size 900,450 noenhanced
+set output '$3'
+set title '$2'
+set datafile separator ','
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+set key outside top center horizontal
+set ylabel 'batch completion time (simulated s)'
+set xlabel 'batch'
+set yrange [0:*]
+plot '$1-plot.csv' skip 1 using 2:xtic(1) title 'default (Slurm order)', '' skip 1 using 3 title 'TOFA', \\
+     '' skip 1 using 4 title 'greedy', '' skip 1 using 5 title 'remap from default'
+EOF
+  gnuplot "$1.gp"
+}
+plot_batches dt16 "NPB-DT-like, 85 processes, 16 faulty nodes (pf 0.02): paper figure 4" "$root/docs/img/tofa-batches-dt16.png"
+plot_batches lammps8 "LAMMPS-like, 64 processes, 8 faulty nodes: paper figure 5a" "$root/docs/img/tofa-batches-lammps8.png"
+plot_batches lammps16 "LAMMPS-like, 64 processes, 16 faulty nodes: paper figure 5b" "$root/docs/img/tofa-batches-lammps16.png"
+cat >table1.gp <<EOF
+set terminal pngcairo size 900,450 noenhanced
+set output '$root/docs/img/tofa-table1.png'
+set title 'LAMMPS-like timesteps/s on five 512-node tori: paper table 1 beside morph'
+set datafile separator ','
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+set key outside top center horizontal
+set ylabel 'timesteps/s'
+set yrange [0:*]
+plot 'table1.csv' skip 1 using 2:xtic(1) title 'morph default', '' skip 1 using 3 title 'morph TOFA', \
+     '' skip 1 using 4 title 'paper default-Slurm', '' skip 1 using 5 title 'paper TOFA'
+EOF
+gnuplot table1.gp
+
+dt_t=$(awk -F, '$1 == "tofa" {print $2}' fig3-dt.csv)
+dt_d=$(awk -F, '$1 == "default" {print $2}' fig3-dt.csv)
+echo "RESULT tofa_vs_default_dt=$(ratio dt16 tofa) tofa_vs_default_lammps=$(ratio lammps16 tofa)" \
+  "tofa_abort_ratio=$(aborts dt16 tofa) default_abort_ratio=$(aborts dt16 default)" \
+  "prof_overhead=$overhead prof_overhead_cpu=$overhead_cpu prof_call_ns_sendrecv=$call_sr prof_call_ns_allreduce=$call_ar" \
+  "tofa_vs_default_lammps8=$(ratio lammps8 tofa) tofa_abort_ratio_lammps16=$(aborts lammps16 tofa)" \
+  "default_abort_ratio_lammps16=$(aborts lammps16 default) greedy_vs_default_dt=$(ratio dt16 greedy)" \
+  "remap_vs_default_dt=$(ratio dt16 remap) dt_faultfree_tofa_vs_default=$(awk -v a="$dt_t" -v b="$dt_d" 'BEGIN {printf "%.3f", a / b}')" \
+  "abort_model_agrees=$agree shape_lammps=$lshape shape_dt=$dshape batches=$batches"
