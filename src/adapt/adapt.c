@@ -8,6 +8,9 @@
 #include <stdlib.h>
 
 #include "adapt/internal.h"
+#include "prof/intercept.h"
+
+#pragma weak morph__prof_on_finalize
 
 static int status_of(morph_status st)
 {
@@ -30,7 +33,15 @@ static int open_context(adapt__state *s)
   if (rc != MORPH_OK)
     return adapt__fail(rc, "MPI_Init_adapt: morph_open: %s", morph_strerror(rc));
   rc = morph_frontend_claim(s->ctx, "Elastic MPI (morph/adapt.h)");
-  return rc == MORPH_OK ? MORPH_OK : adapt__morph_fail(rc, "MPI_Init_adapt");
+  if (rc != MORPH_OK)
+    return adapt__morph_fail(rc, "MPI_Init_adapt");
+  /* Weak: a program linked without libmorph-prof must learn why its
+   * MPI_Finalize would skip the context, not hang its launcher. */
+  if (!morph__prof_on_finalize)
+    return adapt__fail(MORPH_ENOSYS, "MPI_Init_adapt: MPI_Finalize is not intercepted "
+                                     "(link libmorph-prof, as morph's CMake and pkg-config do)");
+  morph__prof_on_finalize(adapt__finalize);
+  return MORPH_OK;
 }
 
 int MPI_Init_adapt(int *argc, char ***argv, int *local_status)

@@ -21,4 +21,7 @@ int adapt__fail(int err, const char *fmt, ...) __attribute__((format(printf, 2, 
 /* Records the context's message for a failed morph call and returns rc. */
 int adapt__morph_fail(int rc, const char *what);
 
+/* MPI_Finalize's work while a context is open (finalize.c): closes it. */
+int adapt__finalize(void);
+
 #endif

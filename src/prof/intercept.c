@@ -16,6 +16,7 @@
 #include <mpi.h>
 #include <stddef.h>
 
+#include "prof/intercept.h"
 #include "prof/mpitime.h"
 #include "prof/traffic.h"
 
@@ -55,8 +56,22 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
   return rc;
 }
 
+/* The one piece of state of this layer besides its consumers': MPI_Finalize
+ * is called once per process, and a front-end (src/adapt) must close its
+ * context before MPI goes. */
+static morph__prof_finalize_fn finalize_hook;
+
+void morph__prof_on_finalize(morph__prof_finalize_fn fn)
+{
+  finalize_hook = fn;
+}
+
 int MPI_Finalize(void)
 {
+  morph__prof_finalize_fn fn = finalize_hook;
+  finalize_hook = NULL;
+  if (fn)
+    return fn();
   morph__traffic_stop();
   return PMPI_Finalize();
 }
