@@ -40,13 +40,14 @@ whole_suite() {
 }
 
 # Tests whose names say they need MPI or a launcher; the emulated cluster's
-# and Slurm's tests run MPI across hosts too.
-mpi_tests='ompi|mpich|runtime|stress|apps|app-|morphd|example|test-run-|workload-run|demo|cluster-|slurm-'
+# and Slurm's tests run MPI across hosts too, the soak resizes real jobs for
+# minutes and tofa-smpi preloads the profiler (ASan must come first).
+mpi_tests='ompi|mpich|runtime|stress|apps|app-|^morphd-|example|test-run-|workload-run|demo|cluster-|slurm-|soak|tofa-smpi'
 
 sanitized_suite() {
   build "$here/build-asan" -DMORPH_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
   cd "$here/build-asan"
-  ASAN_OPTIONS=detect_leaks=1 timeout --kill-after=30 900 \
+  ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$here/tests/lsan.supp timeout --kill-after=30 900 \
     ctest --output-on-failure -j 2 $retry -E "$mpi_tests"
   ASAN_OPTIONS=detect_leaks=0 timeout --kill-after=30 1200 \
     ctest --output-on-failure -j 2 $retry -R 'redist-exec.*ompi|redist-deadline.*ompi|runtime-(live|relaunch|bad|fault)|example'
