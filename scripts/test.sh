@@ -21,10 +21,12 @@ bash "$here/scripts/setup.sh"
 # Open MPI refuses to run as root unless told; CI runs as root.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
+# Every step ends its function on failure with `|| return`: inside
+# `a && b`, bash does not apply set -e to a and b.
 build() { # DIR CMAKE-FLAGS...
   local dir=$1
   shift
-  cmake -S "$here" -B "$dir" -DMORPH_WERROR=ON "$@" > /dev/null
+  cmake -S "$here" -B "$dir" -DMORPH_WERROR=ON "$@" > /dev/null || return
   cmake --build "$dir" -j "$(nproc)"
 }
 
@@ -34,7 +36,7 @@ build() { # DIR CMAKE-FLAGS...
 retry='--repeat until-pass:2'
 
 whole_suite() {
-  build "$here/build"
+  build "$here/build" || return
   cd "$here/build"
   timeout --kill-after=30 4200 ctest --output-on-failure -j 2 $retry
 }
@@ -45,10 +47,10 @@ whole_suite() {
 mpi_tests='ompi|mpich|runtime|stress|apps|app-|^morphd-|example|test-run-|workload-run|demo|cluster-|slurm-|soak|tofa-smpi'
 
 sanitized_suite() {
-  build "$here/build-asan" -DMORPH_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
+  build "$here/build-asan" -DMORPH_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug || return
   cd "$here/build-asan"
   ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$here/tests/lsan.supp timeout --kill-after=30 900 \
-    ctest --output-on-failure -j 2 $retry -E "$mpi_tests"
+    ctest --output-on-failure -j 2 $retry -E "$mpi_tests" || return
   ASAN_OPTIONS=detect_leaks=0 timeout --kill-after=30 1200 \
     ctest --output-on-failure -j 2 $retry -R 'redist-exec.*ompi|redist-deadline.*ompi|runtime-(live|relaunch|bad|fault)|example'
 }
@@ -56,7 +58,7 @@ sanitized_suite() {
 # Every parser of untrusted input under libFuzzer (docs/testing.md); a
 # crash, a sanitizer report or a round-trip mismatch fails its test.
 fuzz_suite() {
-  build "$here/build-fuzz" -DMORPH_FUZZ=ON -DCMAKE_C_COMPILER=clang
+  build "$here/build-fuzz" -DMORPH_FUZZ=ON -DCMAKE_C_COMPILER=clang || return
   cd "$here/build-fuzz"
   timeout --kill-after=30 600 ctest --output-on-failure -j 2 -L fuzz
 }
