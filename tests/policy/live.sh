@@ -5,24 +5,7 @@
 # folder with real MPI jobs whose MPI time libmorph measures, and stops the
 # daemon, its jobs and their process groups on exit, whatever happens.
 set -euo pipefail
-: "${MORPH:?}" "${QUERY:?}" "${BIN:?}"
-T=$(mktemp -d /tmp/morph-live.XXXXXX)
-D=$T/d
-daemon_pid=
-
-cleanup() {
-  if [ -n "$daemon_pid" ] && kill -0 "$daemon_pid" 2>/dev/null; then
-    timeout 30 "$MORPH" daemon -d "$D" --stop --kill-jobs > /dev/null 2>&1 || true
-    kill -9 "$daemon_pid" 2>/dev/null || true
-  fi
-  if [ -f "$D/journal.db" ]; then
-    for pid in $("$QUERY" "$D/journal.db" "SELECT pid FROM jobs WHERE pid > 0" 2>/dev/null); do
-      kill -9 -- "-$pid" 2>/dev/null || true
-    done
-  fi
-  [ -n "${KEEP:-}" ] || rm -rf "$T"
-}
-trap cleanup EXIT
+. "$(dirname "$0")/../lib/morphd-case.sh" morph-live
 
 q() { "$QUERY" "$D/journal.db" "$1"; }
 
