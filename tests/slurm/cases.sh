@@ -13,6 +13,13 @@ if [ "$EUID" -ne 0 ]; then
   echo "Slurm tests need root (an emulated cluster, Slurm's daemons): skipped"
   exit 77
 fi
+# As in tests/cluster: the emulated hosts' /tmp is their own.
+case "${BIN:-}" in /tmp/*)
+  if [ "$CASE" != up ] && [ "$CASE" != down ]; then
+    echo "the build tree is under /tmp, which each emulated host has private: build elsewhere to run $CASE; skipped"
+    exit 77
+  fi ;;
+esac
 
 JOBS=()
 cleanup() {
