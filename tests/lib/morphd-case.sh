@@ -3,7 +3,8 @@
 # BIN (set by CMake); makes the case's folder $T (/tmp/PREFIX.XXXXXX) with
 # the daemon's folder $D, and on exit, whatever happens, stops the daemon
 # started into $daemon_pid, its jobs and their process groups, and removes
-# $T (kept when KEEP is set).
+# $T (kept when KEEP is set). start_daemon ARGS... starts morphd on $D and
+# waits for it (at most 10 s; the sourcing script's fail() on timeout).
 : "${MORPH:?}" "${QUERY:?}" "${BIN:?}"
 T=$(mktemp -d "/tmp/$1.XXXXXX")
 D=$T/d
@@ -22,3 +23,13 @@ cleanup() {
   [ -n "${KEEP:-}" ] || rm -rf "$T"
 }
 trap cleanup EXIT
+
+start_daemon() {
+  "$MORPH" daemon -d "$D" "$@" >> "$T/morphd.log" 2>&1 &
+  daemon_pid=$!
+  for _ in $(seq 100); do
+    [ -S "$D/morphd.sock" ] && "$MORPH" status -d "$D" > /dev/null 2>&1 && return 0
+    sleep 0.1
+  done
+  fail "morphd did not start"
+}

@@ -16,16 +16,6 @@ fail() {
   exit 1
 }
 
-start_daemon() {
-  "$MORPH" daemon -d "$D" "$@" >> "$T/morphd.log" 2>&1 &
-  daemon_pid=$!
-  for _ in $(seq 100); do
-    [ -S "$D/morphd.sock" ] && "$MORPH" status -d "$D" > /dev/null 2>&1 && return 0
-    sleep 0.1
-  done
-  fail "morphd did not start"
-}
-
 # wait_for SECONDS SQL: polls the journal until SQL prints 1.
 wait_for() {
   local until=$((SECONDS + $1))
