@@ -10,7 +10,11 @@
  * with a serial run on rank 0 within a tolerance: both runs stop at
  * relative residual --tol (default 1e-12); the solutions may differ by at
  * most 1e-12 relative (measured: 2e-15 to 7e-15 on 1 to 7 processes) and
- * the true residual |b - Ax| / |b| of the result must be at most 10 x tol.
+ * the true residual |b - Ax| / |b| of the result must be at most 10 x tol,
+ * or twice the serial run's when that is larger: the residual CG updates
+ * drifts from the true one, so on large grids even the serial run cannot
+ * reach 10 x tol (side 552: 9.2e-11 on 1 process and on 3; the soak's
+ * long jobs use such sides).
  *
  * Lines that exist only for malleability end with a morph comment.
  */
@@ -135,18 +139,21 @@ static double true_residual(int64_t g, const double *x) {
 static int check(MPI_Comm comm, const app_args *a, double tol, const cg_vecs *v, int it) {
   int64_t n;
   double *x = app_gather(v->x, v->rows, MPI_DOUBLE, comm, &n), diff = 0, res = 0;
+  double res_max = 10 * tol;
   if (x) {
     double *xs = cg_serial(a->size, a->iters, tol);
     diff = xs ? app_rel_diff(x, xs, n) : INFINITY;
     res = true_residual(a->size, x);
+    if (xs)
+      res_max = fmax(res_max, 2 * true_residual(a->size, xs));
     free(xs);
     free(x);
   }
-  int np, ok = diff <= CHECK_DIFF && res <= 10 * tol;
+  int np, ok = diff <= CHECK_DIFF && res <= res_max;
   MPI_Comm_size(comm, &np);
   return app_verdict(comm, ok, "cg n=%lld its=%d procs=%d: |x-x_serial|/|x_serial|=%.1e (max %.0e), "
-                     "|b-Ax|/|b|=%.1e (max %.0e)", (long long)n, it, np, diff, CHECK_DIFF, res,
-                     10 * tol);
+                     "|b-Ax|/|b|=%.1e (max %.1e)", (long long)n, it, np, diff, CHECK_DIFF, res,
+                     res_max);
 }
 
 int main(int argc, char **argv) {
