@@ -3,13 +3,14 @@
  * or mixed. Runs standalone (mpirun -n 2, no launcher: no decision ever
  * arrives). Every case prints "ok" or "FAIL" with what it got; the last
  * line is "N passed, N failed" and the exit status is the failure count.
- *   test-bad-calls native | adapt
+ *   test-bad-calls native | adapt | pcm
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "morph.h"
 #include "morph/adapt.h"
+#include "morph/pcm.h"
 
 static int passed, failed;
 
@@ -84,10 +85,59 @@ static void adapt(void)
   MPI_Finalize();
 }
 
+static void pcm(void)
+{
+  int x = 7, y = 0, rank = 0, np = 1;
+  double *buf = NULL;
+  MPI_Comm world = MPI_COMM_NULL;
+  expect("PCM_Status before MPI_PCM_Init", PCM_Status(world), MORPH_ESTATE, MORPH_PCM_errmsg(),
+         "before MPI_PCM_Init");
+  expect("PCM_Store before MPI_PCM_Init", PCM_Store(0, "x", &x, PCM_INT, 1), MORPH_ESTATE,
+         MORPH_PCM_errmsg(), "before MPI_PCM_Init");
+  expect("MPI_PCM_Init", MPI_PCM_Init(NULL, NULL), MORPH_OK, MORPH_PCM_errmsg(), NULL);
+  expect("MPI_PCM_Init twice", MPI_PCM_Init(NULL, NULL), MORPH_ESTATE, MORPH_PCM_errmsg(),
+         "called twice");
+  expect("PCM_Init", PCM_Init(&world), MORPH_OK, MORPH_PCM_errmsg(), NULL);
+  expect("PCM_Process_Status", PCM_Process_Status(), PCM_STARTED, "", NULL);
+  PCM_Comm_rank(world, &rank);
+  expect("PCM_Split without PCM_SPLIT announced",
+         PCM_Split(&buf, PCM_DOUBLE, &x, &y, &y, &rank, &np, &world, "x"), MORPH_ESTATE,
+         MORPH_PCM_errmsg(), "without PCM_Status returning PCM_SPLIT");
+  expect("PCM_Merge_datacnts without PCM_MERGE announced",
+         PCM_Merge_datacnts(1, 1, &x, &y, world), MORPH_ESTATE, MORPH_PCM_errmsg(),
+         "without PCM_Status returning PCM_MERGE");
+  expect("PCM_Status, no launcher", PCM_Status(world), MORPH_PCM_NONE, MORPH_PCM_errmsg(), NULL);
+  expect("PCM_Store, empty key", PCM_Store(rank, "", &x, PCM_INT, 1), MORPH_EINVAL,
+         MORPH_PCM_errmsg(), "key NULL, empty");
+  expect("PCM_Store, negative count", PCM_Store(rank, "x", &x, PCM_INT, -1), MORPH_EINVAL,
+         MORPH_PCM_errmsg(), "count -1");
+  x = 42;
+  expect("PCM_Store", PCM_Store(rank, "x", &x, PCM_INT, 1), MORPH_OK, MORPH_PCM_errmsg(), NULL);
+  x = 0;
+  expect("PCM_Load", PCM_Load(rank, "x", &x), MORPH_OK, MORPH_PCM_errmsg(), NULL);
+  expect("PCM_Load's value", x, 42, "", NULL);
+  expect("PCM_Load of a missing key", PCM_Load(rank, "nothing", &x), MORPH_ENOENT,
+         MORPH_PCM_errmsg(), "nothing stored under 'nothing'");
+  expect("PCM_Reconfigure, no migration", PCM_Reconfigure(&world, "x"), MORPH_ESTATE,
+         MORPH_PCM_errmsg(), "no migration announced");
+  morph_status st;
+  morph_ctx *m = MORPH_PCM_ctx();
+  expect("morph_point on the PCM context", morph_point(m, &st), MORPH_ESTATE, morph_errmsg(m),
+         "driven by the PCM");
+  expect("another front-end on the PCM context", morph_frontend_claim(m, "DMRlib"), MORPH_EBUSY,
+         morph_errmsg(m), "already driven by the PCM");
+  expect("PCM_Finalize", PCM_Finalize(world), 0, MORPH_PCM_errmsg(), NULL);
+  expect("MPI_Finalize after PCM_Finalize", MPI_Finalize(), MPI_SUCCESS, "", NULL);
+  expect("PCM_Status after PCM_Finalize", PCM_Status(world), MORPH_ESTATE, MORPH_PCM_errmsg(),
+         "before MPI_PCM_Init");
+}
+
 int main(int argc, char **argv)
 {
   if (argc > 1 && !strcmp(argv[1], "adapt"))
     adapt();
+  else if (argc > 1 && !strcmp(argv[1], "pcm"))
+    pcm();
   else
     native();
   printf("%d passed, %d failed\n", passed, failed);
