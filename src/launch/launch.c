@@ -138,6 +138,7 @@ int morph__launch_init(struct morph__launch *r, struct morph__launch_opts *o)
 
 int morph__launch_fini(struct morph__launch *r)
 {
+  morph__launch_monitor_free(r); /* its sessions are not the job's leftovers */
   if (morph__launch_child_kill_leftovers(r->opt->grace) > 0)
     morph__say(&r->log, 0, "stopped processes of the job that outlived mpirun");
   morph__launch_checkpoints_remove(r);
@@ -145,7 +146,6 @@ int morph__launch_fini(struct morph__launch *r)
   morph__launch_relay_close(r);
   morph__launch_report_close(r);
   morph__launch_server_close(r);
-  morph__launch_monitor_free(r);
   if (r->opt->sched.n > r->next_sched)
     morph__say(&r->log, 0, "%d schedule entries were not applied", r->opt->sched.n - r->next_sched);
   morph__say(&r->log, 1, "job ended with status %d after %.1f s; %d reconfigurations (%d failed)",

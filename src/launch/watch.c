@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "common/hostcmd.h"
@@ -178,14 +179,23 @@ int morph__launch_watch_count(const struct morph__launch_watch *w, double now, c
   return unknown ? -1 : total;
 }
 
+/* The session has had WAIT_S to end after SIGTERM (ssh ends at once):
+ * then it is not counted among the job's leftovers. */
+static void end_session(struct morph__launch_host *h)
+{
+  if (h->pid > 0 && kill(h->pid, SIGTERM) == 0)
+    for (int t = 0; t < 100 && waitpid(h->pid, NULL, WNOHANG) == 0; t++)
+      usleep(10000);
+  close(h->fd);
+  h->fd = -1;
+  h->pid = 0;
+}
+
 void morph__launch_watch_close(struct morph__launch_watch *w)
 {
   for (int i = 0; i < w->n; i++)
-    if (w->h[i].fd >= 0) {
-      if (w->h[i].pid > 0)
-        kill(w->h[i].pid, SIGTERM);
-      close(w->h[i].fd);
-    }
+    if (w->h[i].fd >= 0)
+      end_session(&w->h[i]);
   free(w->h);
   w->h = NULL;
   w->n = 0;

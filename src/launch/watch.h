@@ -56,7 +56,7 @@ void morph__launch_watch_poll(struct morph__launch_watch *w, double now);
 int morph__launch_watch_count(const struct morph__launch_watch *w, double now, char *why,
                               size_t whysize);
 
-/* Ends the sessions (SIGTERM) and frees w; idempotent. */
+/* Ends the sessions (SIGTERM, reaped within 1 s) and frees w; idempotent. */
 void morph__launch_watch_close(struct morph__launch_watch *w);
 
 #endif
