@@ -56,13 +56,19 @@ static void export_env(struct morph__launch *r)
 }
 
 /* Watches the job's processes on the hosts of its hostfile when it names
- * another host than this one (watch.h). */
-static void watch_hosts(struct morph__launch *r)
+ * another host than this one (watch.h). An unknown host is an error. */
+static int watch_hosts(struct morph__launch *r)
 {
   char err[320];
   const char *hf = r->opt->cmd.hostfile;
-  if (!hf || morph__launch_watch_open(&r->mon.watch, hf, r->opt->job_id, r->app_exe,
-                                      r->opt->timeout, err, sizeof err) != MORPH_OK) {
+  int rc = hf ? morph__launch_watch_open(&r->mon.watch, hf, r->opt->job_id, r->app_exe,
+                                         r->opt->timeout, err, sizeof err)
+              : MORPH_EINVAL;
+  if (rc == MORPH_ENOENT) {
+    morph__say(&r->log, 0, "%s", err);
+    return rc;
+  }
+  if (rc != MORPH_OK) {
     morph__say(&r->log, 0, "%s: crashes and leavers on other hosts will not be seen",
                hf ? err : "the job's processes run on other hosts and no --hostfile names them");
     r->app_exe[0] = '\0';
@@ -70,11 +76,13 @@ static void watch_hosts(struct morph__launch *r)
     morph__say(&r->log, 1, "watching the job's processes on the %d hosts of %s",
                r->mon.watch.n, hf);
   }
+  return MORPH_OK;
 }
 
 /* The program's resolved path, to recognise its processes in /proc, here
- * or on the job's other hosts (the same path there: a shared folder). */
-static void find_app(struct morph__launch *r)
+ * or on the job's other hosts (the same path there: a shared folder).
+ * Errors: those of watch_hosts. */
+static int find_app(struct morph__launch *r)
 {
   char path[PATH_MAX];
   r->app_exe[0] = '\0';
@@ -83,10 +91,9 @@ static void find_app(struct morph__launch *r)
     r->app_exe[0] = '\0';
     morph__say(&r->log, 0, "cannot find %s here: crashes and leavers of a shrink will not be seen",
                r->opt->cmd.app[0]);
-    return;
+    return MORPH_OK;
   }
-  if (r->opt->cmd.hostfile || r->opt->listen)
-    watch_hosts(r);
+  return r->opt->cmd.hostfile || r->opt->listen ? watch_hosts(r) : MORPH_OK;
 }
 
 static void choose_mpi(struct morph__launch *r)
@@ -105,8 +112,9 @@ static int setup(struct morph__launch *r)
   prctl(PR_SET_CHILD_SUBREAPER, 1);
   morph__signals_install();
   choose_mpi(r);
-  find_app(r);
-  int rc = morph__launch_server_open(r);
+  int rc = find_app(r);
+  if (rc == MORPH_OK)
+    rc = morph__launch_server_open(r);
   if (rc == MORPH_OK)
     rc = morph__launch_report_open(r);
   if (rc != MORPH_OK)

@@ -159,7 +159,8 @@ struct morph__launch {
  * exports the job's variables, connects to morphd (failing that, retries
  * later) and starts mpirun. morph__launch_fini must follow, whatever this
  * returns. Errors: MORPH_EIO (no temporary folder, or the report cannot
- * be written), the socket's error (morph__listen), MORPH_ENOMEM or
+ * be written), MORPH_ENOENT (a host of --hostfile has no address), the
+ * socket's error (morph__listen), MORPH_ENOMEM or
  * MORPH_ESPAWN (mpirun did not start); the exit status is then 125. */
 int morph__launch_init(struct morph__launch *r, struct morph__launch_opts *o);
 

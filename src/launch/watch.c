@@ -1,6 +1,7 @@
 #include "watch.h"
 
 #include <errno.h>
+#include <netdb.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,17 @@ static int is_here(const char *host)
   me[sizeof me - 1] = '\0';
   size_t short_len = strcspn(me, ".");
   return !strcmp(host, me) || (strlen(host) == short_len && !strncmp(host, me, short_len));
+}
+
+/* The host has an address (hosts file, DNS): a typo in a hostfile is
+ * reported at start, not as a job that hangs at its first resize. */
+static int known(const char *host)
+{
+  struct addrinfo hints = {.ai_socktype = SOCK_STREAM}, *res = NULL;
+  int ok = getaddrinfo(host, NULL, &hints, &res) == 0;
+  if (res)
+    freeaddrinfo(res);
+  return ok;
 }
 
 static int add_host(struct morph__launch_watch *w, const char *name)
@@ -63,6 +75,9 @@ static int read_hosts(struct morph__launch_watch *w, const char *path, int *remo
     if (!morph__host_name_ok(s, len)) {
       snprintf(err, errsize, "%s:%d: host name '%.64s' is not [A-Za-z0-9.-]{1,63}", path, no, s);
       rc = MORPH_EINVAL;
+    } else if (!known(s)) {
+      snprintf(err, errsize, "%s:%d: unknown host '%s' (no address for it)", path, no, s);
+      rc = MORPH_ENOENT;
     } else if ((rc = add_host(w, s)) == MORPH_OK && !is_here(s)) {
       *remote = 1;
     }

@@ -42,7 +42,8 @@ struct morph__launch_watch {
  * w up to watch them all for the processes of program `exe` (a path)
  * in job `job`, for at most `limit_s` seconds (0: a week). Nothing starts
  * before the first morph__launch_watch_poll. Errors: MORPH_EIO (the
- * hostfile cannot be read), MORPH_EINVAL (a host, job or path that could
+ * hostfile cannot be read), MORPH_ENOENT (a host has no address: err
+ * names the file, line and host), MORPH_EINVAL (a host, job or path that could
  * not be passed to a shell; err names it), MORPH_ENOMEM; w is then empty. */
 int morph__launch_watch_open(struct morph__launch_watch *w, const char *hostfile, const char *job,
                              const char *exe, double limit_s, char *err, size_t errsize);

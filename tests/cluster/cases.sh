@@ -282,6 +282,21 @@ case_run_host_killed() {
   timeout 60 bash "$C" up $N >/dev/null || fail "node3 did not come back"
 }
 
+# A hostfile naming a host that does not exist: morph run refuses to
+# start, naming file, line and host (not a job hanging at its first resize).
+case_hostfile_unknown_host() {
+  need_jacobi
+  printf 'node1 slots=2\nnode9 slots=2\n' >"$T/hf"
+  local t=$SECONDS
+  timeout 60 bash "$C" exec head "$MORPH" run -n 2 --hostfile "$T/hf" --listen '*:0' \
+    "$JACOBI" --iters 10 >"$T/log" 2>&1
+  RC=$?
+  cat "$T/log"
+  expect_eq "morph run's status" "$RC" 125
+  grep -q "$T/hf:2: unknown host 'node9'" "$T/log" || fail "the error does not name the host"
+  [ $((SECONDS - t)) -lt 20 ] || fail "took $((SECONDS - t)) s to refuse"
+}
+
 # Relaunch across hosts: the checkpoint is read by processes on another
 # host. In the cluster's shared folder (--checkpoint-dir) 2 -> 4 (onto
 # node2) -> 2 works; in the default /dev/shm, private on each host as on
