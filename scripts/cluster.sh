@@ -300,7 +300,8 @@ mc_prepare() {
 
 # mc_hold HOST [TMP]: runs inside the fresh namespaces of HOST: names it,
 # gives it the cluster's resolver files and munge socket and, on a node, its
-# own /tmp and the cluster's home folder for root (shared by the nodes as an
+# own /tmp and /dev/shm (a relaunch checkpoint left in either is not seen
+# on another host, as on a real cluster) and the cluster's home folder for root (shared by the nodes as an
 # NFS home would be; the machine's /root, whose .bashrc takes seconds, stays
 # out of their ssh sessions), then keeps the namespaces alive until killed.
 mc_hold() {
@@ -308,6 +309,7 @@ mc_hold() {
   hostname "$host"
   if [ -n "$tmp" ]; then
     mount --bind "$tmp" /tmp
+    mount --bind "${tmp%/tmp}/shm" /dev/shm
     mount --bind "$ST/home" /root
   fi
   mount --bind "$ST/etc/hosts" /etc/hosts
@@ -341,7 +343,7 @@ mc_spawn_holder() {
     flags+=(--net)
     tmp=$ST/host/$host/tmp
     rm -rf "$ST/host/$host"
-    install -d -m 1777 "$tmp"
+    install -d -m 1777 "$tmp" "$ST/host/$host/shm"
   fi
   mc_detached setsid unshare "${flags[@]}" --propagation slave -- \
     "$MC_SELF" --name "$NAME" __hold "$host" $tmp </dev/null >>"$ST/log/$host.log" 2>&1 &

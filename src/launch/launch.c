@@ -38,6 +38,11 @@ static void export_env(struct morph__launch *r)
   const struct morph__launch_opts *o = r->opt;
   setenv("MORPH_SOCKET", r->sock, 1);
   setenv("MORPH_JOB_ID", o->job_id, 1);
+  if (o->checkpoint_dir)
+    setenv("MORPH_CHECKPOINT_DIR", o->checkpoint_dir, 1);
+  else if (r->mon.watch.n > 0 && !getenv("MORPH_CHECKPOINT_DIR"))
+    morph__say(&r->log, 1, "relaunch checkpoints go to each host's own /dev/shm or /tmp: "
+                           "give --checkpoint-dir a folder every host sees");
   if (o->min)
     set_count("MORPH_MIN", o->min);
   if (o->max)
@@ -50,24 +55,45 @@ static void export_env(struct morph__launch *r)
   morph__launch_mpi_prepare_env(o->cmd.mpi);
 }
 
-/* The program's resolved path, to recognise its processes in /proc. With
- * --listen they run on other hosts, out of this /proc's sight: neither
- * crashes nor leavers can be judged here (morphd checks on each host that
- * a released one is empty, rms/gone.h). */
-static void find_app(struct morph__launch *r)
+/* Watches the job's processes on the hosts of its hostfile when it names
+ * another host than this one (watch.h). An unknown host is an error. */
+static int watch_hosts(struct morph__launch *r)
+{
+  char err[320];
+  const char *hf = r->opt->cmd.hostfile;
+  int rc = hf ? morph__launch_watch_open(&r->mon.watch, hf, r->opt->job_id, r->app_exe,
+                                         r->opt->timeout, err, sizeof err)
+              : MORPH_EINVAL;
+  if (rc == MORPH_ENOENT) {
+    morph__say(&r->log, 0, "%s", err);
+    return rc;
+  }
+  if (rc != MORPH_OK) {
+    morph__say(&r->log, 0, "%s: crashes and leavers on other hosts will not be seen",
+               hf ? err : "the job's processes run on other hosts and no --hostfile names them");
+    r->app_exe[0] = '\0';
+  } else if (r->mon.watch.n > 0) {
+    morph__say(&r->log, 1, "watching the job's processes on the %d hosts of %s",
+               r->mon.watch.n, hf);
+  }
+  return MORPH_OK;
+}
+
+/* The program's resolved path, to recognise its processes in /proc, here
+ * or on the job's other hosts (the same path there: a shared folder).
+ * Errors: those of watch_hosts. */
+static int find_app(struct morph__launch *r)
 {
   char path[PATH_MAX];
   r->app_exe[0] = '\0';
-  if (r->opt->listen) {
-    morph__say(&r->log, 1, "the job's processes run on other hosts: not watched from here");
-    return;
-  }
   if (morph__launch_which(r->opt->cmd.app[0], path, sizeof path) != 0 ||
       !realpath(path, r->app_exe)) {
     r->app_exe[0] = '\0';
-    morph__say(&r->log, 0, "cannot find %s here: leavers of a shrink will not be verified",
+    morph__say(&r->log, 0, "cannot find %s here: crashes and leavers of a shrink will not be seen",
                r->opt->cmd.app[0]);
+    return MORPH_OK;
   }
+  return r->opt->cmd.hostfile || r->opt->listen ? watch_hosts(r) : MORPH_OK;
 }
 
 static void choose_mpi(struct morph__launch *r)
@@ -86,8 +112,9 @@ static int setup(struct morph__launch *r)
   prctl(PR_SET_CHILD_SUBREAPER, 1);
   morph__signals_install();
   choose_mpi(r);
-  find_app(r);
-  int rc = morph__launch_server_open(r);
+  int rc = find_app(r);
+  if (rc == MORPH_OK)
+    rc = morph__launch_server_open(r);
   if (rc == MORPH_OK)
     rc = morph__launch_report_open(r);
   if (rc != MORPH_OK)
@@ -119,6 +146,7 @@ int morph__launch_init(struct morph__launch *r, struct morph__launch_opts *o)
 
 int morph__launch_fini(struct morph__launch *r)
 {
+  morph__launch_monitor_free(r); /* its sessions are not the job's leftovers */
   if (morph__launch_child_kill_leftovers(r->opt->grace) > 0)
     morph__say(&r->log, 0, "stopped processes of the job that outlived mpirun");
   morph__launch_checkpoints_remove(r);
@@ -126,7 +154,6 @@ int morph__launch_fini(struct morph__launch *r)
   morph__launch_relay_close(r);
   morph__launch_report_close(r);
   morph__launch_server_close(r);
-  morph__launch_monitor_free(r);
   if (r->opt->sched.n > r->next_sched)
     morph__say(&r->log, 0, "%d schedule entries were not applied", r->opt->sched.n - r->next_sched);
   morph__say(&r->log, 1, "job ended with status %d after %.1f s; %d reconfigurations (%d failed)",

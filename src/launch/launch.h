@@ -35,7 +35,7 @@
  * The parts, one file each, listed from the bottom up: each calls only
  * parts listed before it, none calls back into the loop or the lifecycle,
  * and there are no callbacks.
- *   schedule.c mpicmd.c opts.c procs.c child.c signals.c   no context
+ *   schedule.c mpicmd.c opts.c procs.c watch.c child.c signals.c   no context
  *   state.c      the launch's clock and phase changes
  *   report.c     the CSV and the human line of each reconfiguration
  *   relay.c      the connection to morphd
@@ -59,6 +59,7 @@
 #include "common/log.h"
 #include "opts.h"
 #include "proto/protocol.h"
+#include "watch.h"
 
 enum morph__launch_phase {
   MORPH__LAUNCH_PH_RUNNING,
@@ -93,10 +94,13 @@ struct morph__launch_relay {
 };
 
 /* The crash monitor (monitor.c): the application's processes as last seen
- * in /proc, and how long there have been fewer than the job needs. */
+ * in /proc, or on every host of the job (watch), and how long there have
+ * been fewer than the job needs. */
 struct morph__launch_monitor {
-  pid_t *pids;          /* application processes at the last look */
+  pid_t *pids;          /* application processes at the last look (here) */
   int n, cap;
+  struct morph__launch_watch watch; /* n > 0: the job runs on other hosts */
+  char where[256];      /* with watch: the count per host at the last look */
   int count;            /* how many; -1: not looked yet or /proc unreadable */
   pid_t last_gone;      /* the last one seen to disappear (0: none) */
   double next_look;     /* run clock */
@@ -155,7 +159,8 @@ struct morph__launch {
  * exports the job's variables, connects to morphd (failing that, retries
  * later) and starts mpirun. morph__launch_fini must follow, whatever this
  * returns. Errors: MORPH_EIO (no temporary folder, or the report cannot
- * be written), the socket's error (morph__listen), MORPH_ENOMEM or
+ * be written), MORPH_ENOENT (a host of --hostfile has no address), the
+ * socket's error (morph__listen), MORPH_ENOMEM or
  * MORPH_ESPAWN (mpirun did not start); the exit status is then 125. */
 int morph__launch_init(struct morph__launch *r, struct morph__launch_opts *o);
 

@@ -106,14 +106,19 @@ static void stop_late_mpirun(struct morph__launch *r)
 }
 
 /* The signal that killed the lost process cannot be known (mpirun, its
- * parent, reaps it), hence status 1. */
+ * parent, reaps it), hence status 1. The reason goes to morphd too. */
 static void stop_crashed(struct morph__launch *r)
 {
-  if (r->mon.last_gone > 0)
-    morph__say(&r->log, 0, "process %ld died outside a reconfiguration; stopping the job",
-               (long)r->mon.last_gone);
+  if (r->mon.watch.n > 0)
+    snprintf(r->bye_text, sizeof r->bye_text,
+             "processes of the job were lost outside a reconfiguration (%.190s)", r->mon.where);
+  else if (r->mon.last_gone > 0)
+    snprintf(r->bye_text, sizeof r->bye_text,
+             "process %ld died outside a reconfiguration", (long)r->mon.last_gone);
   else
-    morph__say(&r->log, 0, "a process of the job died outside a reconfiguration; stopping the job");
+    snprintf(r->bye_text, sizeof r->bye_text,
+             "a process of the job died outside a reconfiguration");
+  morph__say(&r->log, 0, "%s; stopping the job", r->bye_text);
   stop_job(r, 1);
 }
 

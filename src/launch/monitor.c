@@ -4,8 +4,11 @@
  * the whole job down: libmorph rolls back and carries on. The price is that
  * mpirun no longer stops a job one of whose processes died. morph run
  * restores "one dies, all stop" wherever no reconfiguration can explain a
- * disappearance: it counts the application's processes in /proc and
- * compares them with the fewest the job can have at that moment. Without
+ * disappearance: it counts the application's processes in /proc (or, when
+ * the job's hostfile names other hosts, on each of them: watch.h) and
+ * compares them with the fewest the job can have at that moment. A host
+ * that dies or drops off the network takes its processes with it: its
+ * count becomes 0 and the job is stopped, naming the host. Without
  * recovery (MPICH, --no-recovery) the launcher does this itself and its
  * own report is better, so only the end-of-job part below applies.
  */
@@ -61,7 +64,7 @@ static int contains(const pid_t *pids, int n, pid_t pid)
 
 /* Lists the application's processes and remembers which one went last, so
  * a crash can be reported by pid. */
-static void look(struct morph__launch *r)
+static void look_here(struct morph__launch *r)
 {
   struct morph__launch_monitor *m = &r->mon;
   pid_t *now = NULL;
@@ -77,6 +80,17 @@ static void look(struct morph__launch *r)
       m->last_gone = m->pids[i];
   free(m->pids);
   m->pids = now, m->n = n, m->cap = cap, m->count = n;
+}
+
+static void look(struct morph__launch *r, double now)
+{
+  struct morph__launch_monitor *m = &r->mon;
+  if (m->watch.n == 0) {
+    look_here(r);
+    return;
+  }
+  morph__launch_watch_poll(&m->watch, now);
+  m->count = morph__launch_watch_count(&m->watch, now, m->where, sizeof m->where);
 }
 
 /* Too few processes must last CONFIRM seconds before it counts: the BYE
@@ -117,7 +131,7 @@ void morph__launch_monitor_tick(struct morph__launch *r)
   if (!r->app_exe[0] || now < r->mon.next_look)
     return;
   r->mon.next_look = now + LOOK_PERIOD;
-  look(r);
+  look(r, now);
   judge(r, now);
   end_grace(r, now);
 }
@@ -129,8 +143,18 @@ void morph__launch_monitor_reset(struct morph__launch *r)
   r->mon.count = -1;
 }
 
+int morph__launch_monitor_count(struct morph__launch *r)
+{
+  if (r->mon.watch.n == 0)
+    return morph__launch_procs_count(getpid(), r->app_exe);
+  double now = morph__launch_clock(r);
+  morph__launch_watch_poll(&r->mon.watch, now);
+  return morph__launch_watch_count(&r->mon.watch, now, r->mon.where, sizeof r->mon.where);
+}
+
 void morph__launch_monitor_free(struct morph__launch *r)
 {
+  morph__launch_watch_close(&r->mon.watch);
   free(r->mon.pids);
   r->mon.pids = NULL;
   r->mon.n = r->mon.cap = 0;

@@ -18,6 +18,11 @@ void morph__launch_monitor_tick(struct morph__launch *r);
 /* A new mpirun starts: forget what the previous one's processes did. */
 void morph__launch_monitor_reset(struct morph__launch *r);
 
+/* The application's processes now: here, or on every host of the job
+ * (their last counts, at most a second old). -1: not known (/proc
+ * unreadable, or a host has not answered yet). */
+int morph__launch_monitor_count(struct morph__launch *r);
+
 void morph__launch_monitor_free(struct morph__launch *r);
 
 #endif

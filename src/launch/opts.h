@@ -26,6 +26,9 @@ struct morph__launch_opts {
                             when rank 0 may be on another host; NULL: a
                             private Unix socket */
   const char *job_id;    /* job id; NULL: "run-<pid>", set by the launch */
+  const char *checkpoint_dir; /* relaunch checkpoints (MORPH_CHECKPOINT_DIR),
+                            a folder every host of the job sees; NULL: the
+                            variable as inherited, else the job's default */
   char job_id_buf[64];
   const char *report;    /* CSV of reconfigurations; NULL: none */
   double timeout;        /* whole job; 0: none */

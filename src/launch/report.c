@@ -44,17 +44,22 @@ static void write_row(struct morph__launch *r, const morph__msg *a, double t_set
   fflush(r->report);
 }
 
-/* The phases of a successful resize, in the words of its mechanism. */
+/* The phases of a successful resize, in the words of its mechanism, and
+ * where the joiners went or the leavers were when the job says so. */
 static void phases(const morph__msg *a, double t_settle, char *buf, size_t size)
 {
+  int n;
   if (a->mechanism == MORPH__LAUNCH_MECH_RELAUNCH)
-    snprintf(buf, size, "checkpoint %.2f, restart %.2f", a->t_spawn + a->t_redist + a->t_commit,
-             t_settle);
+    n = snprintf(buf, size, "checkpoint %.2f, restart %.2f", a->t_spawn + a->t_redist + a->t_commit,
+                 t_settle);
   else if (a->new_size < a->old_size)
-    snprintf(buf, size, "redist %.2f, leavers gone after %.2f", a->t_redist,
-             a->t_commit + t_settle);
+    n = snprintf(buf, size, "redist %.2f, leavers gone after %.2f", a->t_redist,
+                 a->t_commit + t_settle);
   else
-    snprintf(buf, size, "spawn %.2f, redist %.2f", a->t_spawn, a->t_redist);
+    n = snprintf(buf, size, "spawn %.2f, redist %.2f", a->t_spawn, a->t_redist);
+  if (a->hosts[0] && n > 0 && (size_t)n < size && a->mechanism != MORPH__LAUNCH_MECH_RELAUNCH)
+    snprintf(buf + n, size - (size_t)n, "; %s on %s",
+             a->new_size < a->old_size ? "leavers were" : "joiners", a->hosts);
 }
 
 void morph__launch_report_resize(struct morph__launch *r, const morph__msg *a, double t_settle)
@@ -63,7 +68,7 @@ void morph__launch_report_resize(struct morph__launch *r, const morph__msg *a, d
   double total = a->t_decision + a->t_spawn + a->t_redist + a->t_commit + t_settle;
   const char *mech = morph__launch_mech_name(a->mechanism);
   if (a->outcome == MORPH_OK) {
-    char ph[128];
+    char ph[768];
     phases(a, t_settle, ph, sizeof ph);
     morph__say(&r->log, 0, "job %d->%d %s ok in %.2f s (%s)", a->old_size, a->new_size, mech, total,
                ph);

@@ -1,10 +1,9 @@
 #include "resize.h"
 
-#include <unistd.h>
 
 #include "decision.h"
+#include "monitor.h"
 #include "morph/error.h"
-#include "procs.h"
 #include "relaunch.h"
 #include "state.h"
 
@@ -34,7 +33,7 @@ void morph__launch_resize_settle_tick(struct morph__launch *r)
   if (!r->settling)
     return;
   struct morph__launch_decision *d = &r->dec;
-  int n = morph__launch_procs_count(getpid(), r->app_exe);
+  int n = morph__launch_monitor_count(r);
   /* An early decision that grows the job may have spawned its joiners:
    * they are not leavers. */
   int expect = d->ack.new_size;
@@ -43,7 +42,7 @@ void morph__launch_resize_settle_tick(struct morph__launch *r)
   if (n <= expect) {
     r->settling = 0;
     morph__launch_decision_done(r, MORPH_OK, d->ack.new_size,
-                              n < 0 ? "cannot read /proc: leavers not verified" : NULL);
+                              n < 0 ? "cannot count the processes: leavers not verified" : NULL);
     return;
   }
   if (morph__launch_clock(r) - d->acked < r->opt->leave_timeout)

@@ -11,26 +11,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "common/hostcmd.h"
 #include "morph/error.h"
 
-/* Run by bash on the host: exit 1 if a process of the host's network
- * namespace has MORPH_JOB_ID=<id> in its environment. `-ef` compares the
- * namespaces without a fork per process. */
-#define GONE_SCRIPT                                                                            \
-  "for d in /proc/[0-9]*; do [ $d/ns/net -ef /proc/self/ns/net ] && "                        \
-  "grep -qsxzF MORPH_JOB_ID=%lld $d/environ && exit 1; done; exit 0"
-
 enum { GONE_YES = 0, GONE_NO = 1, GONE_UNKNOWN = 2 };
-
-static int host_ok(const char *h, size_t len)
-{
-  if (len == 0 || len >= 64)
-    return 0;
-  for (size_t i = 0; i < len; i++)
-    if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-", h[i]))
-      return 0;
-  return 1;
-}
 
 static int hosts_ok(const char *hosts)
 {
@@ -38,7 +22,7 @@ static int hosts_ok(const char *hosts)
     return 0;
   for (const char *s = hosts; *s;) {
     size_t len = strcspn(s, ",");
-    if (!host_ok(s, len))
+    if (!morph__host_name_ok(s, len))
       return 0;
     s += len + (s[len] == ',');
   }
@@ -46,13 +30,9 @@ static int hosts_ok(const char *hosts)
 }
 
 /* In the child: asks one host; its exit status as GONE_*. */
-static int ask(const char *agent, const char *host, const char *cmd)
+static int ask(const char *host, const char *script)
 {
-  pid_t p = fork();
-  if (p == 0) {
-    execlp(agent, agent, host, cmd, (char *)NULL);
-    _exit(127);
-  }
+  pid_t p = morph__host_run(host, script, NULL);
   int ws;
   if (p < 0 || waitpid(p, &ws, 0) != p || !WIFEXITED(ws))
     return GONE_UNKNOWN;
@@ -60,19 +40,18 @@ static int ask(const char *agent, const char *host, const char *cmd)
   return st == 0 ? GONE_YES : st == 1 ? GONE_NO : GONE_UNKNOWN;
 }
 
+/* Run by bash on each host: exit 1 if a process of the job is there. */
 static void child_main(const char *hosts, int64_t job)
 {
-  const char *agent = getenv("OMPI_MCA_plm_rsh_agent");
-  if (!agent || !*agent)
-    agent = "ssh";
-  char script[512], cmd[640], host[64];
-  snprintf(script, sizeof script, GONE_SCRIPT, (long long)job);
-  snprintf(cmd, sizeof cmd, "bash -c '%s'", script);
+  char id[32], test[512], script[640], host[64];
+  snprintf(id, sizeof id, "%lld", (long long)job);
+  morph__host_job_test(test, sizeof test, id, NULL);
+  snprintf(script, sizeof script, "for d in /proc/[0-9]*; do %s && exit 1; done; exit 0", test);
   int worst = GONE_YES;
   for (const char *s = hosts; *s && worst != GONE_UNKNOWN;) {
     size_t len = strcspn(s, ",");
     snprintf(host, sizeof host, "%.*s", (int)len, s);
-    int r = ask(agent, host, cmd);
+    int r = ask(host, script);
     worst = r > worst ? r : worst;
     s += len + (s[len] == ',');
   }

@@ -1,15 +1,9 @@
 /*
  * rms/gone: are a job's processes really gone from a host? Asked on the
- * host itself, over the agent Open MPI uses to reach it
- * ($OMPI_MCA_plm_rsh_agent, else ssh), before the embedded backend gives
- * a released host back to the pool: a host is free when nothing of the
- * job runs there, not when the job says its leavers have left.
- *
- * A process belongs to job ID when its environment holds MORPH_JOB_ID=ID
- * (morph run exports it to every process). "On the host" is "in the
- * host's network namespace", which is the host itself on a real cluster
- * and tells the emulated hosts of scripts/cluster.sh apart, which share
- * one process table.
+ * host itself (common/hostcmd.h: over the agent Open MPI uses to reach
+ * it), before the embedded backend gives a released host back to the
+ * pool: a host is free when nothing of the job runs there, not when the
+ * job says its leavers have left.
  */
 #ifndef MORPH_RMS_GONE_H
 #define MORPH_RMS_GONE_H

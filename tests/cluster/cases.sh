@@ -126,13 +126,15 @@ case_spawn_add_host() { spawn add-host; }
 case_spawn_host() { spawn host; }
 
 case_private_tmp() {
-  local f=/tmp/cluster-test-ckpt-$$
-  on node1 sh -c "echo data > $f" || fail "cannot write $f on node1"
-  expect_eq "$f on node1" "$(on node1 cat $f)" data
-  on node2 test -e $f && fail "node1's $f is visible on node2"
-  [ -e $f ] && fail "node1's $f is visible on the machine"
-  on head test -e $f && fail "node1's $f is visible on the head"
-  on node1 rm -f $f
+  local f
+  for f in /tmp/cluster-test-ckpt-$$ /dev/shm/cluster-test-ckpt-$$; do
+    on node1 sh -c "echo data > $f" || fail "cannot write $f on node1"
+    expect_eq "$f on node1" "$(on node1 cat $f)" data
+    on node2 test -e $f && fail "node1's $f is visible on node2"
+    [ -e $f ] && fail "node1's $f is visible on the machine"
+    on head test -e $f && fail "node1's $f is visible on the head"
+    on node1 rm -f $f
+  done
   # The project's files are the same everywhere.
   expect_eq "$C seen from node2" "$(on node2 md5sum "$C" | cut -d' ' -f1)" "$(md5sum "$C" | cut -d' ' -f1)"
 }
@@ -225,6 +227,122 @@ case_morphd_hosts() {
   grep -q "CHECK PASSED" "$D/jobs/2.out" || fail "job 2: $(tail -3 "$D/jobs/2.out")"
   grep "job [12]" "$D/morphd.log"
   grep "^it" "$D/jobs/1.out"
+}
+
+# run_on_hosts LOG ARGS...: morph run from the head with the cluster's
+# hostfile (node1..3, 2 slots each: -n 2 starts on node1), rank 0 reaching
+# it over TCP; its stderr and stdout in LOG, its status in RC.
+run_on_hosts() {
+  local log=$1
+  shift
+  timeout 280 bash "$C" exec head "$MORPH" run -v --hostfile "$MORPH_CLUSTER_HOSTFILE" \
+    --listen '*:0' "$@" >"$log" 2>&1
+  RC=$?
+  return $RC
+}
+
+need_jacobi() {
+  [ -x "${MORPH:-}" ] && [ -x "${JACOBI:-}" ] || { echo "no morph or jacobi.ompi: skipped"; exit 77; }
+  eval "$(bash "$C" env)"
+  T=$(mktemp -d "$(dirname "$MORPH")/../cluster-case.XXXXXX") # not /tmp: private per host
+  trap 'rm -rf "$T"; timeout 60 bash "$C" up $N >/dev/null 2>&1' EXIT
+}
+
+# A host killed with the job's processes on it: the job ends within a
+# minute. morph run, which sees the processes of every host of the job,
+# stops it naming the host, unless mpirun aborts first (it used to hang
+# when only the processes died: mpirun runs with --enable-recovery). The fixture's
+# cluster gets node3 back on the way out.
+case_run_host_killed() {
+  need_jacobi
+  local id=killed$$ t
+  run_on_hosts "$T/log" -n 6 --job-id $id "$JACOBI" --iters 3000 --delay-ms 50 &
+  local bg=$!
+  for ((t = 0; t < 120; t++)); do
+    [ "$(procs_on node3 $id)" = 2 ] && grep -q "job started" "$T/log" && break
+    sleep 0.5
+  done
+  [ "$(procs_on node3 $id)" = 2 ] || fail "the job never ran on node3: $(tail -5 "$T/log")"
+  sleep 3
+  t=$SECONDS
+  timeout 30 bash "$C" kill node3 || fail "kill node3"
+  wait $bg
+  RC=$?
+  echo "stopped $((SECONDS - t)) s after node3 was killed"
+  grep "morph run" "$T/log"
+  # Either morph run's monitor stops the job (status 1, naming the host)
+  # or mpirun notices first that its daemon there is gone and aborts.
+  [ "$RC" -ne 0 ] && [ "$RC" -ne 124 ] || fail "morph run's status is $RC"
+  if grep -q "lost outside a reconfiguration" "$T/log"; then
+    expect_eq "morph run's status" "$RC" 1
+    grep -q "lost outside a reconfiguration (.*node3: no answer" "$T/log" ||
+      fail "the reason does not name node3: $(grep 'morph run' "$T/log" | tail -3)"
+  fi
+  [ $((SECONDS - t)) -lt 60 ] || fail "the job took $((SECONDS - t)) s to stop"
+  timeout 60 bash "$C" up $N >/dev/null || fail "node3 did not come back"
+}
+
+# A hostfile naming a host that does not exist: morph run refuses to
+# start, naming file, line and host (not a job hanging at its first resize).
+case_hostfile_unknown_host() {
+  need_jacobi
+  printf 'node1 slots=2\nnode9 slots=2\n' >"$T/hf"
+  local t=$SECONDS
+  timeout 60 bash "$C" exec head "$MORPH" run -n 2 --hostfile "$T/hf" --listen '*:0' \
+    "$JACOBI" --iters 10 >"$T/log" 2>&1
+  RC=$?
+  cat "$T/log"
+  expect_eq "morph run's status" "$RC" 125
+  grep -q "$T/hf:2: unknown host 'node9'" "$T/log" || fail "the error does not name the host"
+  [ $((SECONDS - t)) -lt 20 ] || fail "took $((SECONDS - t)) s to refuse"
+}
+
+# Relaunch across hosts: the checkpoint is read by processes on another
+# host. In the cluster's shared folder (--checkpoint-dir) 2 -> 4 (onto
+# node2) -> 2 works; in the default /dev/shm, private on each host as on
+# a real cluster, node2's processes do not find it: the grow rolls back.
+case_relaunch_checkpoint_dir() {
+  need_jacobi
+  local sched="4@it60:relaunch,2@it150:relaunch" args=(--iters 250 --delay-ms 20)
+  run_on_hosts "$T/shared" -n 2 --checkpoint-dir "$T" --schedule "$sched" "$JACOBI" "${args[@]}"
+  grep "morph run\|CHECK" "$T/shared"
+  expect_eq "status with a shared checkpoint folder" "$RC" 0
+  expect_eq "relaunches done" "$(grep -c 'relaunch ok' "$T/shared")" 2
+  grep -q "CHECK PASSED" "$T/shared" || fail "no CHECK PASSED with a shared folder"
+  run_on_hosts "$T/local" -n 2 --start-timeout 15 --schedule "4@it60:relaunch" "$JACOBI" "${args[@]}"
+  grep "morph run\|CHECK" "$T/local"
+  grep -q "relaunch at 4 failed" "$T/local" || fail "a checkpoint in node1's /dev/shm was read on node2"
+  grep -q "CHECK PASSED" "$T/local" || fail "no CHECK PASSED after the rollback"
+}
+
+# Every example application (and the DMR front-end) across hosts: starts
+# with 2 processes on node1, grows live onto node2 and shrinks off it,
+# checked against a serial run. morph run names the leavers' hosts from the
+# job's own answer (the ranks' processor names): the two processes that
+# joined and then left were on node2. (The ack of a grow names the hosts
+# only when the decision did: morphd's do, a --schedule's do not.)
+case_apps_hosts() {
+  need_jacobi
+  local b app out
+  b=$(dirname "$JACOBI")
+  declare -A args=(
+    [jacobi]="--size 120 --iters 60 --delay-ms 100"
+    [cg]="--size 32 --delay-ms 100"
+    [heat]="--size 48 --iters 60 --work-ms 200"
+    [farm]="--size 1000 --per-round 20 --delay-ms 10"
+    [nbody]="--size 120 --iters 60 --work-ms 150 --serial-ms 5"
+    [test-dmr-front-end]="50")
+  for app in jacobi cg heat farm nbody test-dmr-front-end; do
+    [ -x "$b/$app.ompi" ] || fail "no $b/$app.ompi"
+    # shellcheck disable=SC2086
+    run_on_hosts "$T/$app" -n 2 --timeout 200 --schedule "4@it10,2@it20" "$b/$app.ompi" ${args[$app]}
+    out=$(grep "morph run: job .*ok\|CHECK" "$T/$app")
+    echo "$app: $out"
+    expect_eq "$app's status" "$RC" 0
+    grep -q "CHECK PASSED" "$T/$app" || fail "$app: $(tail -5 "$T/$app")"
+    grep -q "2->4 live ok" "$T/$app" || fail "$app: the grow failed"
+    grep -q "4->2 live ok.*leavers were on node2:2" "$T/$app" || fail "$app: leavers not from node2"
+  done
 }
 
 # check_gone NAME SLOT: nothing of instance NAME (slot SLOT) is left.

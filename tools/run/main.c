@@ -34,6 +34,8 @@ static const char usage_text[] =
   "      --listen HOST:PORT  the job reaches morph run over TCP (MUNGE) here, for\n"
   "                          rank 0 on another host (\"*:0\": any address, any port)\n"
   "      --job-id ID         job id (MORPH_JOB_ID; default run-<pid>)\n"
+  "      --checkpoint-dir D  relaunch checkpoints here (MORPH_CHECKPOINT_DIR; default\n"
+  "                          /dev/shm, else /tmp): a folder every host sees\n"
   "      --report FILE       CSV of every reconfiguration\n"
   "      --timeout S         end the job after S seconds, exit status 124\n"
   "      --start-timeout S   a relaunched job must connect within S (default 60)\n"
@@ -52,6 +54,7 @@ static const char usage_text[] =
 enum {
   OPT_MIN = 256, OPT_MAX, OPT_PREF, OPT_MECH, OPT_SCHED, OPT_SCHED_FILE, OPT_MPI, OPT_MPIRUN,
   OPT_MPI_ARG, OPT_HOSTFILE, OPT_RANKFILE, OPT_LISTEN, OPT_SERVER, OPT_JOB_ID, OPT_REPORT,
+  OPT_CKPT_DIR,
   OPT_TIMEOUT, OPT_START_TIMEOUT,
   OPT_LEAVE_TIMEOUT, OPT_EXIT_TIMEOUT, OPT_GRACE, OPT_NO_RECOVERY
 };
@@ -72,6 +75,7 @@ static const struct option long_opts[] = {
   {"listen", required_argument, NULL, OPT_LISTEN},
   {"server", required_argument, NULL, OPT_SERVER},
   {"job-id", required_argument, NULL, OPT_JOB_ID},
+  {"checkpoint-dir", required_argument, NULL, OPT_CKPT_DIR},
   {"report", required_argument, NULL, OPT_REPORT},
   {"timeout", required_argument, NULL, OPT_TIMEOUT},
   {"start-timeout", required_argument, NULL, OPT_START_TIMEOUT},
@@ -170,6 +174,7 @@ static int run_option(struct morph__launch_opts *o, int c, const char *arg)
   case OPT_HOSTFILE: o->cmd.hostfile = arg; return 0;
   case OPT_RANKFILE: o->cmd.rankfile = arg; return 0;
   case OPT_LISTEN: o->listen = arg; return 0;
+  case OPT_CKPT_DIR: o->checkpoint_dir = arg; return 0;
   case OPT_SERVER: o->server = arg; return 0;
   case OPT_JOB_ID: o->job_id = arg; return 0;
   case OPT_REPORT: o->report = arg; return 0;

@@ -1,0 +1,63 @@
+/*
+ * The job's processes on the other hosts of its hostfile, for the crash
+ * monitor (monitor.c), which sees only this host's /proc. One agent
+ * session per host (common/hostcmd.h: ssh, or the agent Open MPI uses)
+ * runs a bounded bash loop there that prints, once a second, how many
+ * processes of the job's program with the job's MORPH_JOB_ID run on that
+ * host. A host that stops answering (killed, cable pulled) counts as
+ * having none after MORPH__WATCH_SILENT_S: its processes are lost to the
+ * job either way. A session that ends (the host refused it, or morph run
+ * stopped its descendants between two mpiruns) is started again.
+ *
+ * No launch context: the caller passes its clock (seconds).
+ */
+#ifndef MORPH_LAUNCH_WATCH_H
+#define MORPH_LAUNCH_WATCH_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#define MORPH__WATCH_SILENT_S 6.0 /* no count for this long: the host is lost */
+#define MORPH__WATCH_RETRY_S 1.0  /* between two starts of a host's session */
+
+struct morph__launch_host {
+  char name[64];
+  pid_t pid;          /* its session; 0: none */
+  int fd;             /* the session's output; -1: none */
+  char buf[32];       /* a line being read */
+  int len;
+  int count;          /* the last count; -1: none yet */
+  double seen;        /* clock of the last count, else of the first start */
+  double start_at;    /* clock of the next start when there is no session */
+};
+
+struct morph__launch_watch {
+  struct morph__launch_host *h; /* NULL, n 0: the job runs on this host only */
+  int n;
+  char script[2048];
+};
+
+/* Reads the hosts of `hostfile` (Open MPI's "host slots=N" or MPICH's
+ * "host:N" lines, # comments) and, if one of them is not this host, sets
+ * w up to watch them all for the processes of program `exe` (a path)
+ * in job `job`, for at most `limit_s` seconds (0: a week). Nothing starts
+ * before the first morph__launch_watch_poll. Errors: MORPH_EIO (the
+ * hostfile cannot be read), MORPH_ENOENT (a host has no address: err
+ * names the file, line and host), MORPH_EINVAL (a host, job or path that could
+ * not be passed to a shell; err names it), MORPH_ENOMEM; w is then empty. */
+int morph__launch_watch_open(struct morph__launch_watch *w, const char *hostfile, const char *job,
+                             const char *exe, double limit_s, char *err, size_t errsize);
+
+/* Reads what the sessions printed and starts the missing ones. */
+void morph__launch_watch_poll(struct morph__launch_watch *w, double now);
+
+/* The job's processes on all the hosts, or -1 while a host that has not
+ * yet been silent for MORPH__WATCH_SILENT_S has not answered once. `why`
+ * gets the count per host and names the silent ones. */
+int morph__launch_watch_count(const struct morph__launch_watch *w, double now, char *why,
+                              size_t whysize);
+
+/* Ends the sessions (SIGTERM, reaped within 1 s) and frees w; idempotent. */
+void morph__launch_watch_close(struct morph__launch_watch *w);
+
+#endif
