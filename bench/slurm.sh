@@ -173,7 +173,7 @@ sacct_metrics() { # KIND -> "makespan foreign_wait utilization"
       for (id in sub0) { if (sub0[id] < first) first = sub0[id]; if (en[id] > last) last = en[id]
         if (name[id] ~ /^foreign/) { fw += st[id] - sub0[id]; nf++ } }
       span = last - first
-      printf "%d %.1f %.3f\n", span, nf ? fw / nf : 0, span > 0 ? ns / (n * span) : 0 }' "$out/$1-sacct.txt"
+      printf "%d %.1f %.3f\n", span, (nf ? fw / nf : 0), (span > 0 ? ns / (n * span) : 0) }' "$out/$1-sacct.txt"
 }
 
 if [ "$workload" = 1 ]; then
