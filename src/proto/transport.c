@@ -25,6 +25,12 @@
 
 /* How long a TCP peer has to authenticate. */
 #define AUTH_TIMEOUT 2.0
+/* A TCP handshake takes a round trip: a connect gets at least this long,
+ * even from a caller whose deadline is now (morph run's reattach tries
+ * with timeout 0 every 2 s; with no time at all every attempt failed and
+ * morph run never reattached to a restarted morphd over TCP). A refused
+ * connection still fails at once. */
+#define CONNECT_MIN 0.5
 
 int morph__addr_is_tcp(const char *addr)
 {
@@ -226,7 +232,10 @@ static int try_tcp(const char *addr, double deadline, morph__conn *c)
     return MORPH_EINVAL;
   }
   int fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  int rc = fd >= 0 && connect_until(fd, ai, deadline) == 0 ? MORPH_OK : MORPH_ECONN;
+  double connect_deadline = morph__now() + CONNECT_MIN;
+  if (deadline > connect_deadline)
+    connect_deadline = deadline;
+  int rc = fd >= 0 && connect_until(fd, ai, connect_deadline) == 0 ? MORPH_OK : MORPH_ECONN;
   freeaddrinfo(ai);
   if (rc != MORPH_OK) {
     snprintf(c->why, sizeof c->why, "%s: %s", addr, strerror(errno));

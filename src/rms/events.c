@@ -24,6 +24,8 @@ static void on_ended(morph__daemon *d, morph__job *job, const morph__backend_eve
    * say it again. */
   if (!ev->known && job->conn >= 0)
     return;
+  if (ev->cancelled) /* by the resource manager (scancel): recorded as cancelled */
+    job->cancel = 1;
   morph__job_end(d, job, ev->status, ev->text);
 }
 

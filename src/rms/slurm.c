@@ -53,6 +53,7 @@ static void claim_free(morph__sl_claim *c)
 {
   morph__alloc_free(&c->holds);
   morph__alloc_free(&c->grow);
+  morph__alloc_free(&c->last);
 }
 
 static void sl_close(morph__backend *b)
@@ -203,21 +204,52 @@ static int sl_grow(morph__backend *b, const morph__job *job, int req, const morp
   return morph__sl_grow_submit(s, c, j);
 }
 
-/* The job's nodes without `leave`, as a Slurm node list. */
+/* Splits a release of job j: `in`, the pieces of `leave` that Slurm shows
+ * in the job (the others are held by the backend since a restart), and
+ * the Slurm node list of the job's nodes without them. Errors:
+ * MORPH_EINVAL (nothing would be left: Slurm would end the job),
+ * MORPH_ENOMEM, MORPH_ENOENT. */
 static int keep_list(const morph__sl *s, const slurm_job_info_t *j, const morph__alloc *leave,
-                     char *buf, size_t size)
+                     morph__alloc *in, char *buf, size_t size)
 {
-  morph__alloc keep;
-  morph__alloc_init(&keep);
-  int rc = morph__sl_job_nodes(s, j, &keep);
-  if (rc == MORPH_OK)
-    rc = morph__alloc_sub(&keep, leave);
+  morph__alloc nodes, keep;
+  morph__alloc_init(&nodes), morph__alloc_init(&keep);
+  morph__alloc_clear(in);
+  int rc = morph__sl_job_nodes(s, j, &nodes);
+  for (int k = 0; rc == MORPH_OK && k < nodes.n; k++) {
+    const morph_policy_alloc *p = &nodes.v[k];
+    int slots = morph__alloc_on(leave, p->node);
+    rc = slots ? morph__alloc_add(in, p->node, slots) : morph__alloc_add(&keep, p->node, p->slots);
+  }
   if (rc == MORPH_OK && keep.n == 0)
-    rc = MORPH_EINVAL; /* Slurm would end the job */
+    rc = MORPH_EINVAL;
   if (rc == MORPH_OK)
     morph__sl_hostlist(s, &keep, buf, size);
-  morph__alloc_free(&keep);
+  morph__alloc_free(&nodes), morph__alloc_free(&keep);
   return rc;
+}
+
+/* Has Slurm give back `in` (the job keeps the nodes in `keep`); a refusal
+ * is queued as RELEASED with Slurm's reason. Errors: MORPH_ENOMEM. */
+static int update_nodes(morph__sl *s, morph__sl_claim *c, morph__backend_event *ev, char *keep,
+                        const morph__alloc *in)
+{
+  job_desc_msg_t d;
+  slurm_init_job_desc_msg(&d);
+  d.job_id = (uint32_t)c->id;
+  d.req_nodes = keep;
+  double t0 = morph__wall();
+  if (slurm_update_job(&d) != SLURM_SUCCESS) {
+    ev->outcome = MORPH_EBUSY;
+    snprintf(ev->text, sizeof ev->text, "Slurm did not shrink job %lld to %.120s: %s",
+             (long long)c->id, keep, morph__sl_strerror());
+    return morph__sl_enqueue(s, ev, NULL);
+  }
+  snprintf(ev->text, sizeof ev->text, "Slurm job %lld now on %.200s (update %.3f s)",
+           (long long)c->id, keep, morph__wall() - t0);
+  morph__say(s->log, 1, "job %lld: %s", (long long)c->id, ev->text);
+  /* Held until RELEASED is delivered: morphd's books let go then. */
+  return morph__alloc_add_all(&c->holds, in);
 }
 
 static int sl_release(morph__backend *b, const morph__job *job, int req,
@@ -227,27 +259,22 @@ static int sl_release(morph__backend *b, const morph__job *job, int req,
   morph__sl_claim *c = morph__sl_claim_of(s, job->id);
   const slurm_job_info_t *j = morph__sl_job(s, (uint32_t)job->id);
   char keep[1024];
-  if (!c || !j || s->stale || keep_list(s, j, pieces, keep, sizeof keep) != MORPH_OK)
+  morph__alloc in;
+  morph__alloc_init(&in);
+  if (!c || !j || s->stale || keep_list(s, j, pieces, &in, keep, sizeof keep) != MORPH_OK) {
+    morph__alloc_free(&in);
     return MORPH_EINVAL;
-  job_desc_msg_t d;
-  slurm_init_job_desc_msg(&d);
-  d.job_id = (uint32_t)job->id;
-  d.req_nodes = keep;
-  morph__backend_event ev = morph__sl_event(MORPH__BE_RELEASED, job->id, req);
-  double t0 = morph__wall();
-  if (slurm_update_job(&d) != SLURM_SUCCESS) {
-    ev.outcome = MORPH_EBUSY;
-    snprintf(ev.text, sizeof ev.text, "Slurm did not shrink job %lld to %.120s: %s",
-             (long long)job->id, keep, morph__sl_strerror());
-    return morph__sl_enqueue(s, &ev, NULL);
   }
-  /* Held until RELEASED is delivered: morphd's books let go then. */
-  if (morph__alloc_add_all(&c->holds, pieces) != MORPH_OK)
-    return MORPH_ENOMEM;
-  snprintf(ev.text, sizeof ev.text, "Slurm job %lld now on %.200s (update %.3f s)",
-           (long long)job->id, keep, morph__wall() - t0);
-  morph__say(s->log, 1, "job %lld: %s", (long long)job->id, ev.text);
-  int rc = morph__sl_enqueue(s, &ev, pieces);
+  morph__backend_event ev = morph__sl_event(MORPH__BE_RELEASED, job->id, req);
+  int rc = MORPH_OK;
+  if (in.n == 0) /* a grow Slurm never merged (restart): nothing to ask */
+    snprintf(ev.text, sizeof ev.text, "not in Slurm's job %lld: let go", (long long)job->id);
+  else
+    rc = update_nodes(s, c, &ev, keep, &in);
+  morph__alloc_free(&in);
+  if (rc != MORPH_OK || ev.outcome != MORPH_OK)
+    return rc;
+  rc = morph__sl_enqueue(s, &ev, pieces);
   rebuild(s);
   return rc;
 }
@@ -282,15 +309,56 @@ static int sl_stop(morph__backend *b, const morph__job *job)
   return MORPH_OK;
 }
 
-/* After a restart: the job's Slurm nodes are its alloc; job->extra (a
- * grow or release in flight) is held until morphd settles it. A job Slurm
- * no longer runs is claimed too and its end reported by next(). */
+/* job->extra's pieces that Slurm does not show in job j (none if j is
+ * not running): what the backend must hold for them itself. */
+static int extra_outside(const morph__sl *s, const slurm_job_info_t *j, const morph__alloc *extra,
+                         morph__alloc *out)
+{
+  morph__alloc in;
+  morph__alloc_init(&in);
+  int rc = j && morph__sl_job_holds(j) ? morph__sl_job_nodes(s, j, &in) : MORPH_OK;
+  morph__alloc_clear(out);
+  for (int k = 0; rc == MORPH_OK && k < extra->n; k++)
+    if (!morph__alloc_on(&in, extra->v[k].node))
+      rc = morph__alloc_add(out, extra->v[k].node, extra->v[k].slots);
+  morph__alloc_free(&in);
+  return rc;
+}
+
+/* A grow of job `id` that a morphd before a restart left: its expander,
+ * pending or granted but never merged, would keep its nodes for nothing. */
+static void cancel_orphan_expanders(morph__sl *s, int64_t id)
+{
+  char name[64];
+  snprintf(name, sizeof name, "%s-%lld", MORPH__SL_NAME_GROW, (long long)id);
+  for (uint32_t i = 0; s->jobs && i < s->jobs->record_count; i++) {
+    const slurm_job_info_t *e = &s->jobs->job_array[i];
+    uint32_t st = e->job_state & JOB_STATE_BASE;
+    if (!e->name || strcmp(e->name, name) || (st != JOB_PENDING && st != JOB_RUNNING))
+      continue;
+    morph__say(s->log, 0, "job %lld: cancelling expander %u, left by a grow before a restart",
+               (long long)id, e->job_id);
+    if (slurm_kill_job(e->job_id, SIGKILL, 0) != SLURM_SUCCESS)
+      morph__say(s->log, 0, "cannot cancel expander %u: %s", e->job_id, morph__sl_strerror());
+  }
+}
+
+/* After a restart: the job's Slurm nodes are its alloc; the pieces of
+ * job->extra (a grow or release in flight) that Slurm does not show as
+ * the job's are held until morphd settles them. (Holding all of extra
+ * counted a merged grow twice: the release that gives it back unholds it
+ * once, and its nodes stayed used for ever.) A job Slurm no longer runs is
+ * claimed too and its end reported by next(). */
 static int sl_adopt(morph__backend *b, morph__job *job, char *err, size_t errsize)
 {
   morph__sl *s = self(b);
   morph__sl_claim *c = claim_new(s, job->id);
-  if (!c || morph__alloc_copy(&c->holds, &job->extra) != MORPH_OK)
+  const slurm_job_info_t *j = morph__sl_job(s, (uint32_t)job->id);
+  /* Until Slurm shows the job again, its nodes are the journal's. */
+  if (!c || extra_outside(s, j, &job->extra, &c->holds) != MORPH_OK ||
+      morph__alloc_copy(&c->last, &job->alloc) != MORPH_OK)
     return snprintf(err, errsize, "out of memory"), MORPH_ENOMEM;
+  cancel_orphan_expanders(s, job->id);
   job->ppu = c->ppu = job->alloc.n > 0 && job->size % job->alloc.n == 0
                           ? job->size / job->alloc.n : 1;
   rebuild(s);
@@ -308,11 +376,15 @@ static void watch_ends(morph__sl *s)
     morph__backend_event ev = morph__sl_event(MORPH__BE_ENDED, c->id, 0);
     ev.known = j != NULL;
     if (j) {
+      /* The state without COMPLETING, which Slurm's name would show
+       * instead: CANCELLED, TIMEOUT, NODE_FAIL... */
       uint32_t st = j->job_state & JOB_STATE_BASE;
       ev.cancelled = st == JOB_CANCELLED;
       ev.status = WIFSIGNALED(j->exit_code) ? 128 + WTERMSIG(j->exit_code)
                                              : WEXITSTATUS(j->exit_code);
-      snprintf(ev.text, sizeof ev.text, "Slurm: job %s", slurm_job_state_string(j->job_state));
+      if (ev.status == 0 && st != JOB_COMPLETE)
+        ev.status = -1; /* ended by Slurm, not by itself: not a success */
+      snprintf(ev.text, sizeof ev.text, "Slurm: job %s", slurm_job_state_string(st));
     } else {
       snprintf(ev.text, sizeof ev.text, "Slurm no longer lists the job");
     }

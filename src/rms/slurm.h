@@ -21,7 +21,10 @@
  * What a node counts as used: every node that a running (or completing)
  * Slurm job holds, plus the pieces the backend holds for a claimed job
  * while Slurm does not show them yet or any more (a grow until its GROWN
- * is delivered, a release until its RELEASED is). morphd's books (the
+ * is delivered, a release until its RELEASED is), and the nodes a claimed
+ * job held when Slurm last showed it running until morphd drops the claim
+ * (Slurm ended it, by scancel, a time limit or a node failure, before
+ * morphd has heard of the end). morphd's books (the
  * claimed jobs' alloc + extra, and the other jobs of the view) must equal
  * that: this is how a disagreement between Slurm and morph shows up as an
  * `invariant` event.
@@ -53,6 +56,7 @@ typedef struct morph__sl_claim {
   morph__alloc grow;    /* the pieces asked for */
   double grow_deadline; /* wall clock: refused if not granted by then */
   int ended;            /* ENDED reported (said again on later calls) */
+  morph__alloc last;    /* its nodes in the last picture in which it held them */
 } morph__sl_claim;
 
 /* An event not delivered yet, and the holds it lets go of when it is. */

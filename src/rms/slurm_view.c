@@ -206,19 +206,30 @@ static int build_nodes(morph__sl *s)
   return MORPH_OK;
 }
 
-/* Marks the nodes of the claimed jobs (Slurm's and the holds) used. */
-static void mark_claims(morph__sl *s)
+static void mark_used(morph__sl *s, const morph__alloc *a)
+{
+  for (int k = 0; k < a->n; k++)
+    if (a->v[k].node < s->nnodes)
+      s->nodes[a->v[k].node].used = s->nodes[a->v[k].node].slots;
+}
+
+/* Marks the nodes of the claimed jobs used: Slurm's while it shows the job
+ * holding them, else the ones it held last (until morphd, told of the end,
+ * drops the claim: its books still count them), and the holds. */
+static int mark_claims(morph__sl *s)
 {
   for (int c = 0; c < s->nclaims; c++) {
-    const morph__sl_claim *cl = &s->claims[c];
+    morph__sl_claim *cl = &s->claims[c];
     const slurm_job_info_t *j = morph__sl_job(s, (uint32_t)cl->id);
-    for (int k = 0; j && morph__sl_job_holds(j) && j->node_inx[k] >= 0; k += 2)
-      for (int n = j->node_inx[k]; n <= j->node_inx[k + 1] && n < s->nnodes; n++)
-        s->nodes[n].used = s->nodes[n].slots;
-    for (int k = 0; k < cl->holds.n; k++)
-      if (cl->holds.v[k].node < s->nnodes)
-        s->nodes[cl->holds.v[k].node].used = s->nodes[cl->holds.v[k].node].slots;
+    if (j && morph__sl_job_holds(j)) {
+      int rc = morph__sl_job_nodes(s, j, &cl->last);
+      if (rc == MORPH_ENOMEM)
+        return rc;
+    }
+    mark_used(s, &cl->last);
+    mark_used(s, &cl->holds);
   }
+  return MORPH_OK;
 }
 
 static void fill_other(morph_policy_job *p, const slurm_job_info_t *j)
@@ -313,9 +324,8 @@ static int build_jobs(morph__sl *s)
   s->pending = calloc(n + 1, sizeof *s->pending);
   s->pieces = calloc((size_t)s->nnodes + 1, sizeof *s->pieces);
   s->nrunning = s->npending = s->npieces = 0;
-  if (!s->running || !s->pending || !s->pieces)
+  if (!s->running || !s->pending || !s->pieces || mark_claims(s) != MORPH_OK)
     return MORPH_ENOMEM;
-  mark_claims(s);
   for (uint32_t i = 0; i < n; i++) {
     const slurm_job_info_t *j = &s->jobs->job_array[i];
     if (!morph__sl_job_holds(j) || morph__sl_claim_of(s, j->job_id))

@@ -73,6 +73,18 @@ contents)
     echo "libmorph-$fl.so: SONAME $soname, $(nm -D --defined-only "$prefix/lib/libmorph-$fl.so" | grep -c ' T ') functions exported"
   done
   echo "install-tree contents: ok" ;;
+systemd-unit)
+  # morphd's unit names the configured prefix's bin/; checked here against
+  # the installed tree (program and man page) with systemd's own verifier.
+  unit=$prefix/lib/systemd/system/morphd-slurm.service
+  [ -e "$unit" ] || fail "missing lib/systemd/system/morphd-slurm.service"
+  command -v systemd-analyze > /dev/null || { echo "no systemd-analyze: skipped"; exit 77; }
+  configured=$(sed -n 's|^ExecStart=\(/[^ ]*\)/morph daemon .*|\1|p' "$unit")
+  [ -n "$configured" ] || fail "no 'ExecStart=<bindir>/morph daemon' in $unit"
+  sed "s|^ExecStart=$configured/|ExecStart=$prefix/bin/|" "$unit" > "$work/morphd-slurm.service"
+  MANPATH=$prefix/share/man systemd-analyze verify "$work/morphd-slurm.service" ||
+    fail "systemd-analyze verify morphd-slurm.service"
+  echo "install-tree systemd-unit: systemd-analyze verify found nothing" ;;
 pkgconfig)
   export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
   flags=$(pkg-config --cflags --libs "morph-$fl") || fail "pkg-config morph-$fl failed"

@@ -84,6 +84,16 @@ case_usage_errors() {
   expect_rc 2; expect_err "unknown MPI"
   "$R" -n 2 2>err; RC=$?
   expect_rc 2; expect_err "no program"
+  # MORPH_MIN/MAX/PREF (sbatch --morph sets them) are the limits' defaults;
+  # an option overrides its variable; a bad value is refused naming it.
+  MORPH_MAX=4 "$R" -n 2 --schedule 8@it1 true 2>err; RC=$?
+  expect_rc 2; expect_err "outside the job's limits"
+  MORPH_MAX=4 "$R" -n 2 --max 8 --pref 9 true 2>err; RC=$?
+  expect_rc 2; expect_err "--pref is outside"
+  MORPH_MIN=3 "$R" -n 2 true 2>err; RC=$?
+  expect_rc 2; expect_err "-n is outside"
+  MORPH_PREF=two "$R" -n 2 true 2>err; RC=$?
+  expect_rc 2; expect_err "MORPH_PREF='two' (from the environment)"
   "$R" --help >out; RC=$?
   expect_rc 0; expect_out "usage: morph run"
 }

@@ -175,16 +175,19 @@ case_mpirun_in_sbatch() {
 
 # --- morphd with the slurm backend (docs/slurm.md) ---------------------------
 
-# morphd_start: morphd on the head (where Slurm's clients work), listening
-# on the head's cluster address; its folder in MD (under the build tree,
-# which every host sees), its address in ADDR.
+# morphd_start [again]: morphd on the head (where Slurm's clients work),
+# listening on the head's cluster address; its folder in MD (under the
+# build tree, which every host sees), its address in ADDR. "again": the
+# same folder and address as the last one (a restart), its log appended.
 morphd_start() {
   local i
-  eval "$(timeout 30 bash "$SLURM" env)"
-  MD=$(mktemp -d -p "$PWD" morphd-XXXXXX)
-  ADDR=$MORPH_CLUSTER_HEAD:$((20000 + RANDOM % 20000))
-  timeout 300 bash "$SLURM" exec "$BIN/morph-daemon" --backend slurm --dir "$MD" \
-    --socket "$ADDR" --interval 1 -v >"$MD/morphd.log" 2>&1 &
+  if [ "${1:-}" != again ]; then
+    eval "$(timeout 30 bash "$SLURM" env)"
+    MD=$(mktemp -d -p "$PWD" morphd-XXXXXX)
+    ADDR=$MORPH_CLUSTER_HEAD:$((20000 + RANDOM % 20000))
+  fi
+  timeout 400 bash "$SLURM" exec "$BIN/morph-daemon" --backend slurm --dir "$MD" \
+    --socket "$ADDR" --interval 1 -v >>"$MD/morphd.log" 2>&1 &
   MDWRAP=$!
   for ((i = 0; i < 100; i++)); do
     MDPID=$(morph status --json 2>/dev/null | sed -n 's/^ *"pid": \([0-9]*\),*$/\1/p')
@@ -277,6 +280,146 @@ case_morphd_slurmctld_down() {
   morphd_check
 }
 
+# --- faults under morphd (each leaves the nodes idle, morphd stopped) --------
+
+need_jacobi() { [ -x "$BIN/jacobi.ompi" ] || { echo "no jacobi.ompi: skipped"; exit 77; }; }
+
+# submit_morph NAME MIN MAX ITERS: a Jacobi job through morph submit
+# --slurm (2 processes a node, starting at MIN, limits MIN-MAX), its output
+# in $MD/NAME.out; its id in JOB.
+submit_morph() {
+  JOB=$(s "$BIN/morph" submit --slurm --server "$ADDR" --ppn 2 -n "$2" --min "$2" --max "$3" \
+    --pref "$2" -J "$1" -o "$MD/$1.out" -q "$BIN/jacobi.ompi" --iters "$4" --delay-ms 40) ||
+    fail "morph submit --slurm $1"
+  JOBS+=("$JOB")
+}
+
+# morph_state J: job J's state in morphd's status ("" if it has none).
+morph_state() { morph status -a | awk -v j="$1" '$1 == j { print $4 }'; }
+
+# morphd holds nothing for job J: not running, and no node of its status
+# map shows J's digit (the map marks each slot with the holder's id % 10).
+nothing_booked_for() {
+  local st
+  st=$(morph status -a)
+  [ "$(awk -v j="$1" '$1 == j { print $4 }' <<<"$st")" != running ] &&
+    ! grep -E "^ +node[0-9]+ +\[[^]]*$(($1 % 10))" <<<"$st" >/dev/null
+}
+
+# The standard ending: job J gone from Slurm with its check passed.
+expect_passed() { # J NAME
+  wait_for "job $1 done" 300 is_gone "$1"
+  grep -q '^CHECK PASSED' "$MD/$2.out" || fail "job $1's check: $(tail -n 20 "$MD/$2.out")"
+}
+
+# On every way out: morphd stopped, its log's end shown, the nodes idle
+# ("revive": a killed slurmd started again first).
+morphd_trap() {
+  trap "morphd_stop; tail -n 60 \"\$MD/morphd.log\"; ${1:+timeout 120 bash \"\$SLURM\" up \$N >/dev/null;} cleanup" EXIT
+}
+
+# slurmd killed on the node of a running morph job: Slurm sets the node
+# DOWN (SlurmdTimeout), morphd ends the job with the node as its reason and
+# goes on deciding for the other job, which grows onto the node once its
+# slurmd is back (slurm.sh up) and ends with its check passed.
+case_morphd_slurmd_killed() {
+  local a b node pid t0
+  need_jacobi
+  morphd_start
+  morphd_trap revive
+  submit_morph steady 2 2 3000
+  a=$JOB
+  wait_for "job $a claimed" 60 grep -q "job $a claimed" "$MD/morphd.log"
+  submit_morph grower 2 8 3000
+  b=$JOB
+  wait_for "job $b grown to 3 nodes" 90 eval '[ "$(count_of "$b")" = 3 ]'
+  node=$(nodes_of "$a")
+  pid=$(timeout 30 bash "$SLURM" status | awk -v d="slurmd-$node" '$1 == d { print $2 }')
+  [[ $pid =~ ^[0-9]+$ ]] || fail "no pid of slurmd-$node in slurm.sh status"
+  kill -9 "$pid"
+  t0=$SECONDS
+  wait_for "morphd ends job $a" 150 eval '[ -n "$(morph_state "$a")" ] && [ "$(morph_state "$a")" != running ]'
+  echo "job $a $(morph_state "$a") in morphd $((SECONDS - t0)) s after slurmd on $node was killed"
+  grep -E "$node is|job $a" "$MD/morphd.log" | tail -n 6
+  grep -q "$node is down" "$MD/morphd.log" || fail "morphd did not log $node down"
+  grep -Eq "job $a (failed|cancelled).*$node is down|job $a .*NODE_FAIL" "$MD/morphd.log" ||
+    fail "job $a ended without naming its node: $(grep "job $a" "$MD/morphd.log" | tail -n 3)"
+  expect_eq "size of job $b while $node is down" "$(count_of "$b")" 3
+  timeout 120 bash "$SLURM" up $N >/dev/null || fail "slurmd on $node did not come back"
+  wait_for "job $b grown onto $node" 120 eval '[ "$(count_of "$b")" = 4 ]'
+  expect_passed "$b" grower
+  wait_for "nothing booked for job $a" 30 nothing_booked_for "$a"
+  morphd_check
+}
+
+# morphd killed (SIGKILL) under a grown job and started again on its
+# folder: it adopts the job from its journal, the job's morph run
+# reattaches, and the new morphd still shrinks it for a foreign job.
+case_morphd_restart() {
+  local j f
+  need_jacobi
+  morphd_start
+  morphd_trap
+  submit_morph malleable 2 8 1500
+  j=$JOB
+  wait_for "job $j grown to 4 nodes" 90 eval '[ "$(count_of "$j")" = 4 ]'
+  kill -9 "$MDPID"
+  wait "$MDWRAP" 2>/dev/null
+  MDPID=
+  echo "--- morphd killed, started again" >>"$MD/morphd.log"
+  morphd_start again
+  expect_eq "job $j after the restart" "$(morph_state "$j")" running
+  wait_for "job $j's morph run reattached" 60 grep -q "job $j reattached" "$MD/morphd.log"
+  f=$(s sbatch --parsable -N2 --exclusive -o /dev/null --wrap 'sleep 600') || fail "sbatch foreign"
+  JOBS+=("$f")
+  wait_for "foreign job $f running" 90 is_running "$f"
+  expect_eq "nodes of $j after the shrink" "$(count_of "$j")" 2
+  expect_passed "$j" malleable
+  wait_for "morphd records job $j completed" 30 grep -q "job $j completed" "$MD/morphd.log"
+  morphd_check
+}
+
+# A grown morph job cancelled with scancel: morphd forgets it, Slurm shows
+# every node idle, and morphd books nothing for it.
+case_morphd_scancel() {
+  local j
+  need_jacobi
+  morphd_start
+  morphd_trap
+  submit_morph malleable 2 8 3000
+  j=$JOB
+  wait_for "job $j grown to 4 nodes" 90 eval '[ "$(count_of "$j")" = 4 ]'
+  s scancel "$j" || fail "scancel $j"
+  wait_for "morphd forgets job $j" 60 eval '[ "$(morph_state "$j")" != running ]'
+  expect_eq "job $j in morph status" "$(morph_state "$j")" cancelled
+  grep "job $j" "$MD/morphd.log" | tail -n 3
+  wait_for "job $j gone" 60 is_gone "$j"
+  wait_for "every node idle" 60 idle_count_is $N
+  wait_for "nothing booked for job $j" 30 nothing_booked_for "$j"
+  morph status
+  morphd_check
+}
+
+# A morph job reaching its Slurm time limit (1 minute): as scancel.
+case_morphd_time_limit() {
+  local j
+  need_jacobi
+  morphd_start
+  morphd_trap
+  SBATCH_TIMELIMIT=1 submit_morph limited 2 4 100000
+  j=$JOB
+  wait_for "job $j grown to 2 nodes" 90 eval '[ "$(count_of "$j")" = 2 ]'
+  wait_for "job $j ended by its time limit" 150 is_gone "$j"
+  expect_eq "Slurm's state of $j" "$(s sacct -n -X -j "$j" -o State | tail -n1 | xargs)" TIMEOUT
+  wait_for "morphd forgets job $j" 60 eval '[ "$(morph_state "$j")" != running ]'
+  grep "job $j" "$MD/morphd.log" | tail -n 3
+  expect_eq "job $j in morph status" "$(morph_state "$j")" failed
+  grep -q "job $j failed.*TIMEOUT" "$MD/morphd.log" || fail "morphd's log does not name the time limit"
+  wait_for "every node idle" 60 idle_count_is $N
+  wait_for "nothing booked for job $j" 30 nothing_booked_for "$j"
+  morphd_check
+}
+
 # sbatch --morph=min:max:pref (morph's SPANK plugin, loaded by slurm.sh up
 # with MORPH_SPANK): the batch script sees MORPH_MIN/MAX/PREF; bad limits
 # are refused by sbatch with a message naming them.
@@ -293,6 +436,31 @@ case_spank_morph_option() {
     fail "sbatch --morph=8:2:4 was accepted: $msg"
   grep -q "expected min:max:pref" <<<"$msg" || fail "sbatch --morph=8:2:4 said: $msg"
   rm -f "$out"
+  spank_limits_reach_morphd
+}
+
+# morph run takes MORPH_MIN/MAX/PREF as the defaults of --min/--max/--pref:
+# a job script with `#SBATCH --morph=2:8:4` and `morph run --max 6` (the
+# option overrides) registers with morphd with limits 2-6, preferring 4.
+spank_limits_reach_morphd() {
+  local script j
+  need_jacobi
+  morphd_start
+  morphd_trap
+  script="$MD/spank.sbatch"
+  s "$BIN/morph" submit --slurm --print --server "$ADDR" --ppn 2 -n 2 --min 2 --max 8 --pref 2 \
+    -J spank -o "$MD/spank.out" "$BIN/jacobi.ompi" --iters 100000 --delay-ms 40 |
+    sed -e 's/ --min 2 --max 8 --pref 2 / --max 6 /' -e '1a #SBATCH --morph=2:8:4' >"$script"
+  grep -q -- '--max 6 --no-recovery' "$script" || fail "could not rewrite the script: $(cat "$script")"
+  j=$(s sbatch --parsable "$script") || fail "sbatch $script"
+  JOBS+=("$j")
+  wait_for "job $j claimed" 60 grep -q "job $j claimed" "$MD/morphd.log"
+  grep "job $j claimed" "$MD/morphd.log"
+  grep -q "job $j claimed: .*limits 2-6$" "$MD/morphd.log" || fail "limits of job $j in morphd's log"
+  expect_eq "limits of job $j in morph status" "$(morph status | awk -v j="$j" '$1 == j { print $6 }')" "2<4<6"
+  s scancel "$j"
+  wait_for "job $j gone" 60 is_gone "$j"
+  morphd_check
 }
 
 case_down() {

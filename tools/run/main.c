@@ -21,7 +21,9 @@ static const char usage_text[] =
   "\n"
   "  -n, --np N              initial number of processes (required)\n"
   "      --min N --max N --pref N\n"
-  "                          malleability limits (MORPH_MIN, MORPH_MAX, MORPH_PREF)\n"
+  "                          malleability limits, passed to the job as MORPH_MIN,\n"
+  "                          MORPH_MAX, MORPH_PREF; their defaults are those variables\n"
+  "                          (set by sbatch --morph=min:max:pref), the options override\n"
   "      --mechanism M       auto | live | relaunch (MORPH_MECHANISM; default auto)\n"
   "      --schedule LIST     resizes, e.g. \"4@it100,2@it300,3@t5.5,2@it400:relaunch\"\n"
   "      --schedule-file F   the same, one or more entries per line, # comments\n"
@@ -199,11 +201,37 @@ static int finish(struct morph__launch_opts *o, char **argv)
   return 0;
 }
 
+/* The defaults of --min, --max and --pref: MORPH_MIN, MORPH_MAX and
+ * MORPH_PREF, as morph's SPANK plugin sets them in a Slurm job (sbatch
+ * --morph=min:max:pref, docs/slurm.md). Returns 0, or 2 after naming a
+ * variable that is not a number of processes. */
+static int env_limits(struct morph__launch_opts *o)
+{
+  const struct { const char *name; int *to; } vars[] = {
+    {"MORPH_MIN", &o->min}, {"MORPH_MAX", &o->max}, {"MORPH_PREF", &o->pref}};
+  for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+    const char *v = getenv(vars[i].name);
+    if (!v || !*v)
+      continue;
+    char *end;
+    long n = strtol(v, &end, 10);
+    if (*end || n < 0 || n > 1000000) {
+      fprintf(stderr, "morph run: %s='%s' (from the environment) is not a valid number of "
+                      "processes\n", vars[i].name, v);
+      return 2;
+    }
+    *vars[i].to = (int)n;
+  }
+  return 0;
+}
+
 /* Parses argv into *o. Returns -1 to go on, or the exit status to leave with
  * (0 after --help, 2 after a usage error, already reported on stderr). */
 static int parse(struct morph__launch_opts *o, int argc, char **argv)
 {
   morph__launch_opts_init(o);
+  if (env_limits(o))
+    return 2;
   int c;
   /* '+': stop at the program name, so its own options are left alone. */
   while ((c = getopt_long(argc, argv, "+n:vh", long_opts, NULL)) != -1) {

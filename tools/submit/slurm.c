@@ -8,7 +8,8 @@
  * Open MPI's ssh launcher and no Slurm host list (plm=rsh, ras=^slurm: its
  * Slurm launcher puts joiners on the old nodes, DESIGN.md), on a hostfile
  * of the batch host, the job's other nodes, then every node it may grow
- * onto.
+ * onto. --no-requeue: morphd records a job's end once, a requeued job would
+ * run unmanaged.
  */
 #include <errno.h>
 #include <limits.h>
@@ -67,6 +68,9 @@ static void header(FILE *f, const sub_opts *o)
   fputs("#!/bin/bash\n# Written by morph submit --slurm (docs/slurm.md).\n", f);
   fprintf(f, "#SBATCH --nodes=%d\n#SBATCH --ntasks-per-node=%d\n#SBATCH --exclusive\n",
           o->req_min / o->ppn, o->ppn);
+  /* Slurm requeues a batch job whose node failed; morphd has recorded
+   * that job's end and would refuse its second start under the same id. */
+  fputs("#SBATCH --no-requeue\n", f);
   if (o->name)
     fprintf(f, "#SBATCH --job-name=%s\n", o->name);
   if (o->partition)

@@ -1,0 +1,197 @@
+#!/usr/bin/env bash
+# morph on Slurm, measured for real on the emulated cluster (docs/slurm.md).
+#
+#   bench/slurm.sh [--runs R] [--jobs J] [--no-workload] [--out DIR]
+#
+# Its own Slurm instance (scripts/slurm.sh --name bench-slurm-<pid>, 4
+# nodes of 2 CPUs), taken down on every way out, and morphd --backend slurm.
+#
+# 1. Resizes, R runs (default 5): a Jacobi job submitted with morph submit
+#    --slurm at 1 node (2 processes, limits 2-4) grows at once to 2 nodes;
+#    then a foreign `sbatch -N3 --exclusive` job comes and morphd shrinks
+#    it back to 1 node (the foreign job is cancelled once the morph job
+#    ended). From morphd's log:
+#      slurm_grow_s        decision -> joiners computing (morph's whole grow)
+#      slurm_grow_slurm_s  expander asked -> merged into the job (Slurm's part)
+#      slurm_shrink_s      decision -> leavers gone (ACK)
+#      node_release_s      the Slurm job update naming the nodes to keep
+#    each as the median of the R runs with min and max.
+# 2. A mixed workload (unless --no-workload): J jobs (default 20), every
+#    fifth a foreign rigid `sbatch -N2 --exclusive` job (sleep), the others
+#    Jacobi morph jobs at 1 node, submitted 3 s apart, run twice:
+#      fixed     morph jobs with --min = --max = 2 processes (1 node)
+#      flexible  morph jobs with --min 2 --max 8 (1-4 nodes)
+#    Jacobi with --work-ms (per iteration W/P ms on P processes: strong
+#    scaling) so that a grown job finishes sooner. morph report makes the
+#    CSV and plots of morphd's journal (DIR/report/<kind>-*); sacct gives
+#    every job's wait, run and nodes (DIR/<kind>-sacct.txt).
+#
+# Ends with
+#   RESULT slurm_nodes=4 slurm_grow_s=.. slurm_grow_min=.. slurm_grow_max=..
+#          slurm_grow_slurm_s=.. slurm_shrink_s=.. node_release_s=.. (min/max)
+#          slurm_flexible_vs_fixed_completion=<makespan fixed / flexible>
+#          slurm_foreign_wait_ratio=<foreign jobs' mean wait flexible / fixed>
+#          slurm_utilization_fixed=.. slurm_utilization_flexible=.. runs=R jobs=J
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${MORPH_BUILD:-$root/build}
+bin=$build/bin
+runs=5 njobs=20 workload=1 out=
+while [ $# -gt 0 ]; do
+  case $1 in
+    --runs) runs=$2; shift 2 ;;
+    --jobs) njobs=$2; shift 2 ;;
+    --no-workload) workload=0; shift ;;
+    --out) out=$2; shift 2 ;;
+    *) echo "slurm.sh: unknown option $1" >&2; exit 2 ;;
+  esac
+done
+[ "$(id -u)" = 0 ] || { echo "bench/slurm.sh needs root (an emulated cluster)" >&2; exit 2; }
+case $build in /tmp/*) echo "bench/slurm.sh: the build tree is under /tmp, private on each emulated host" >&2; exit 2 ;; esac
+[ -x "$bin/jacobi.ompi" ] || { echo "bench/slurm.sh: no $bin/jacobi.ompi: build first" >&2; exit 2; }
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+N=4
+name=bench-slurm-$$
+SL="bash $root/scripts/slurm.sh --name $name"
+out=${out:-$build/bench-slurm-$(date +%Y%m%d-%H%M%S)}
+mkdir -p "$out"
+
+mdpid= mdwrap=
+stop_morphd() {
+  [ -n "$mdpid" ] || return 0
+  kill "$mdpid" 2>/dev/null || true
+  wait "$mdwrap" 2>/dev/null || true
+  mdpid=
+}
+trap 'stop_morphd; timeout 180 $SL down >/dev/null 2>&1 || echo "bench/slurm.sh: $name not down" >&2' EXIT
+trap 'exit 130' INT TERM
+
+s() { timeout 120 $SL exec "$@"; }
+timeout 300 $SL up $N > "$out/up.log"
+eval "$($SL env)"
+addr=$MORPH_CLUSTER_HEAD:$((20000 + RANDOM % 20000))
+
+start_morphd() { # DIR
+  mkdir -p "$1"
+  timeout 7200 $SL exec "$bin/morph-daemon" --backend slurm --dir "$1" --socket "$addr" \
+    --interval 1 -v > "$1/morphd.log" 2>&1 &
+  mdwrap=$!
+  for _ in $(seq 100); do
+    mdpid=$(s "$bin/morph" status --socket "$addr" --json 2>/dev/null |
+      sed -n 's/^ *"pid": \([0-9]*\),*$/\1/p') && [ -n "$mdpid" ] && return 0
+    sleep 0.3
+  done
+  echo "morphd did not start: $(cat "$1/morphd.log")" >&2
+  exit 1
+}
+
+gone() { [ -z "$(s squeue -h -j "$1" -o %T 2>/dev/null)" ]; }
+count_of() { s squeue -h -j "$1" -o %D 2>/dev/null; }
+idle() { [ "$(s sinfo -h -N -t idle -o %N | sort -u | wc -l)" -eq $N ]; }
+until_true() { # SECONDS CMD...
+  local t=$1; shift
+  for ((i = 0; i < t * 2; i++)); do "$@" && return 0; sleep 0.5; done
+  return 1
+}
+
+# morph_job NAME MIN MAX ITERS: prints Slurm's job id.
+morph_job() {
+  s "$bin/morph" submit --slurm --server "$addr" --ppn 2 -n 2 --min "$2" --max "$3" --pref 2 \
+    -J "$1" -o "$md/$1.out" -q "$bin/jacobi.ompi" --iters "$4" --work-ms 400 --serial-ms 5
+}
+
+# --- 1. resizes --------------------------------------------------------------
+md=$out/resize
+start_morphd "$md"
+for r in $(seq "$runs"); do
+  j=$(morph_job "resize-$r" 2 4 150)
+  until_true 120 eval '[ "$(count_of "$j")" = 2 ]' || { echo "run $r: job $j did not grow" >&2; exit 1; }
+  until_true 60 grep -q "job $j: resize [0-9]* done, size 4" "$md/morphd.log" || true
+  # The foreign job outlives the morph job: a second grow onto nodes a job
+  # left crashes Open MPI 4.1's spawn (docs/slurm.md).
+  f=$(s sbatch --parsable -N3 --exclusive -o /dev/null --wrap 'sleep 600')
+  until_true 300 gone "$j" || { echo "run $r: job $j did not end" >&2; exit 1; }
+  s scancel "$f"
+  until_true 60 gone "$f" || true
+  until_true 60 idle || true
+  grep -q '^CHECK PASSED' "$md/resize-$r.out" || echo "run $r: job $j's check did not pass" >&2
+  echo "resize run $r: job $j $(grep -c "job $j: resize .* done" "$md/morphd.log") resizes"
+done
+stop_morphd
+log=$md/morphd.log
+# stats: "median min max" of the numbers on stdin.
+stats() { sort -g | awk '{ v[NR] = $1 } END { if (!NR) { print "- - -"; exit }
+  m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.3f %.3f %.3f\n", m, v[1], v[NR] }'; }
+read -r grow gmin gmax < <(grep -E 'resize [0-9]+ done, size 4: 2 -> 4 live in' "$log" |
+  sed 's/.* live in \([0-9.]*\) s.*/\1/' | stats)
+read -r gsl gslmin gslmax < <(grep 'merged, .* after it was asked for' "$log" |
+  sed 's/.*merged, \([0-9.]*\) s after.*/\1/' | stats)
+read -r shr smin smax < <(grep -E 'resize [0-9]+ done, size 2: 4 -> 2 live in' "$log" |
+  sed 's/.* live in \([0-9.]*\) s.*/\1/' | stats)
+read -r rel rmin rmax < <(grep 'now on .*(update' "$log" | sed 's/.*(update \([0-9.]*\) s).*/\1/' | stats)
+printf "%-34s %8s %8s %8s\n" "seconds ($runs runs, load $(cut -d' ' -f1 /proc/loadavg))" median min max
+printf "%-34s %8s %8s %8s\n" "grow 2 -> 4 (decision -> joiners)" "$grow" "$gmin" "$gmax"
+printf "%-34s %8s %8s %8s\n" "  Slurm's part (expander merged)" "$gsl" "$gslmin" "$gslmax"
+printf "%-34s %8s %8s %8s\n" "shrink 4 -> 2 (decision -> ACK)" "$shr" "$smin" "$smax"
+printf "%-34s %8s %8s %8s\n" "  Slurm update (nodes released)" "$rel" "$rmin" "$rmax"
+result="RESULT slurm_nodes=$N slurm_grow_s=$grow slurm_grow_min=$gmin slurm_grow_max=$gmax"
+result+=" slurm_grow_slurm_s=$gsl slurm_grow_slurm_min=$gslmin slurm_grow_slurm_max=$gslmax"
+result+=" slurm_shrink_s=$shr slurm_shrink_min=$smin slurm_shrink_max=$smax"
+result+=" node_release_s=$rel node_release_min=$rmin node_release_max=$rmax runs=$runs"
+
+# --- 2. mixed workload -------------------------------------------------------
+run_workload() { # KIND MAX
+  local kind=$1 max=$2 ids=() i
+  md=$out/$kind
+  start_morphd "$md"
+  for ((i = 0; i < njobs; i++)); do
+    if ((i % 5 == 4)); then
+      ids+=("$(s sbatch --parsable -N2 --exclusive -J "foreign-$i" -o /dev/null --wrap 'sleep 40')")
+    else
+      ids+=("$(morph_job "$kind-$i" 2 "$max" 150)")
+    fi
+    sleep 3
+  done
+  for i in "${ids[@]}"; do until_true 1800 gone "$i" || { echo "$kind: job $i did not end" >&2; exit 1; }; done
+  stop_morphd
+  s sacct -n -X -P -j "$(IFS=,; echo "${ids[*]}")" -o JobID,JobName,State,Submit,Start,End,NNodes \
+    > "$out/$kind-sacct.txt"
+  s "$bin/morph" report -d "$md" -o "$out/report" --prefix "$kind" -q | sed 's/^/  /' || true
+  echo "$kind: $(grep -l '^CHECK PASSED' "$md"/*.out | wc -l) morph jobs passed their check"
+}
+
+# From sacct (one line per size a job had; the first Submit/Start and the
+# last End of a job count): makespan, mean wait of the foreign jobs, and
+# node-seconds used over nodes x makespan.
+sacct_metrics() { # KIND -> "makespan foreign_wait utilization"
+  awk -F'|' -v n=$N '
+    function t(s) { gsub(/[-T:]/, " ", s); return mktime(s) }
+    { id = $1; sub(/\..*/, "", id)
+      if (!(id in sub0)) { sub0[id] = t($4); st[id] = t($5); name[id] = $2 }
+      en[id] = t($6); ns += (t($6) - t($5)) * $7 }
+    END { first = 1e18; last = 0
+      for (id in sub0) { if (sub0[id] < first) first = sub0[id]; if (en[id] > last) last = en[id]
+        if (name[id] ~ /^foreign/) { fw += st[id] - sub0[id]; nf++ } }
+      span = last - first
+      printf "%d %.1f %.3f\n", span, (nf ? fw / nf : 0), (span > 0 ? ns / (n * span) : 0) }' "$out/$1-sacct.txt"
+}
+
+if [ "$workload" = 1 ]; then
+  run_workload fixed 2
+  run_workload flexible 8
+  read -r mfix wfix ufix < <(sacct_metrics fixed)
+  read -r mflex wflex uflex < <(sacct_metrics flexible)
+  ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b > 0 ? a / b : 0 }'; }
+  printf "\n%-28s %10s %10s\n" "workload ($njobs jobs)" fixed flexible
+  printf "%-28s %10s %10s\n" "makespan_s" "$mfix" "$mflex"
+  printf "%-28s %10s %10s\n" "foreign mean wait_s" "$wfix" "$wflex"
+  printf "%-28s %10s %10s\n" "node utilization" "$ufix" "$uflex"
+  for k in fixed flexible; do
+    [ -f "$out/report/$k-summary.csv" ] && { echo "$k (morph report):"; sed 's/^/  /' "$out/report/$k-summary.csv"; }
+  done
+  result+=" slurm_flexible_vs_fixed_completion=$(ratio "$mfix" "$mflex")"
+  result+=" slurm_foreign_wait_ratio=$(ratio "$wflex" "$wfix")"
+  result+=" slurm_utilization_fixed=$ufix slurm_utilization_flexible=$uflex jobs=$njobs"
+fi
+echo "files: $out"
+echo "$result"
