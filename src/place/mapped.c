@@ -44,6 +44,7 @@ typedef struct mapped {
   unsigned seed;
   double migration;
   double threshold;     /* morph_place_failing(): p >= threshold; 0: never */
+  int pinned;           /* faults came from a file: estimates are ignored */
 } mapped;
 
 static void destroy(void *ctx)
@@ -88,6 +89,7 @@ static int load_faults(mapped *m, const char *path, char *msg, size_t size)
   int rc = morph_faults_create(m->topo, &m->faults);
   if (rc == MORPH_OK && (rc = morph_faults_load(m->faults, m->topo, path)) != MORPH_OK)
     snprintf(msg, size, "placement faults: %s", morph_faults_errmsg(m->faults));
+  m->pinned = 1;
   return rc;
 }
 
@@ -379,6 +381,20 @@ static int failing(const void *ctx, int node)
   return m->faults && m->threshold > 0 && morph_faults_get(m->faults, node) >= m->threshold;
 }
 
+/* morphd's heartbeat estimates; a faults file (experiments) wins. */
+static int outage_set(void *ctx, int node, double p)
+{
+  mapped *m = ctx;
+  if (!m->topo)
+    return MORPH_ENOSYS;
+  if (node < 0 || node >= morph_topo_nodes(m->topo) || !(p >= 0 && p <= 1))
+    return MORPH_EINVAL;
+  if (m->pinned)
+    return MORPH_OK;
+  int rc = m->faults ? MORPH_OK : morph_faults_create(m->topo, &m->faults);
+  return rc == MORPH_OK ? morph_faults_set(m->faults, node, p) : rc;
+}
+
 static int create_tofa(const morph_place_param *p, int n, void **ctx, char *msg, size_t size)
 {
   return create(MORPH_MAP_TOFA, p, n, ctx, msg, size);
@@ -399,7 +415,7 @@ const morph__place_ops morph__tofa_ops = {
     .description = "paper 004's Listing 1.1 (a consecutive fault-free window, else Scotch with "
                    "Eq. 1 costs); grow by remapping, shrink off failing and far nodes",
     .create = create_tofa, .destroy = destroy, .start = start, .expand = expand, .shrink = shrink,
-    .failing = failing,
+    .failing = failing, .outage_set = outage_set,
 };
 
 const morph__place_ops morph__greedy_ops = {
@@ -407,12 +423,12 @@ const morph__place_ops morph__greedy_ops = {
     .description = "each node the cheapest to reach from the job's (Eq. 1 costs); grow and "
                    "shrink as tofa",
     .create = create_greedy, .destroy = destroy, .start = start, .expand = expand, .shrink = shrink,
-    .failing = failing,
+    .failing = failing, .outage_set = outage_set,
 };
 
 const morph__place_ops morph__random_ops = {
     .name = "random",
     .description = "free nodes drawn at random (seed=N), the baseline of paper 004",
     .create = create_random, .destroy = destroy, .start = start, .expand = expand, .shrink = shrink,
-    .failing = failing,
+    .failing = failing, .outage_set = outage_set,
 };

@@ -34,7 +34,8 @@ static const char schema[] =
   "CREATE TABLE IF NOT EXISTS sizes(job INT, t REAL, size INT);"
   "CREATE INDEX IF NOT EXISTS sizes_job ON sizes(job, t);"
   "CREATE TABLE IF NOT EXISTS events(id INTEGER PRIMARY KEY, t REAL, job INT, kind TEXT,"
-  " text TEXT);";
+  " text TEXT);"
+  "CREATE TABLE IF NOT EXISTS nodes(host TEXT PRIMARY KEY, t REAL, beats TEXT, p REAL);";
 
 static int fail(morph__journal *j, const char *what)
 {
@@ -166,6 +167,36 @@ int morph__journal_meta_get(morph__journal *j, const char *key, char *buf, size_
     snprintf(buf, size, "%s", (const char *)sqlite3_column_text(st, 0));
   sqlite3_finalize(st);
   return MORPH_OK;
+}
+
+int morph__journal_node_save(morph__journal *j, const char *host, double t, const char *beats,
+                             double p)
+{
+  sqlite3_stmt *st = prep(j, "INSERT OR REPLACE INTO nodes(host, t, beats, p) VALUES (?, ?, ?, ?)");
+  if (st) {
+    sqlite3_bind_text(st, 1, host, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_double(st, 2, t);
+    sqlite3_bind_text(st, 3, beats, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_double(st, 4, p);
+  }
+  return run(j, st, "nodes");
+}
+
+int morph__journal_node_load(morph__journal *j, const char *host, char *beats, size_t size)
+{
+  if (size)
+    beats[0] = '\0';
+  sqlite3_stmt *st = prep(j, "SELECT beats FROM nodes WHERE host = ?");
+  if (!st)
+    return MORPH_EIO;
+  sqlite3_bind_text(st, 1, host, -1, SQLITE_TRANSIENT);
+  int rc = MORPH_ENOENT;
+  if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0)) {
+    snprintf(beats, size, "%s", (const char *)sqlite3_column_text(st, 0));
+    rc = MORPH_OK;
+  }
+  sqlite3_finalize(st);
+  return rc;
 }
 
 int morph__journal_max_ids(morph__journal *j, int64_t *job, int *resize)
