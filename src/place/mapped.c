@@ -27,6 +27,8 @@
  * faults=FILE ("NODE PROBABILITY" lines; needs topology), seed=N,
  * migration=X (>= 0, default 10), threshold=P (morph_place_failing(): a
  * node whose probability reaches P is about to fail; default: none).
+ * morphd's heartbeat estimates arrive through morph_place_outage_set()
+ * (with a topology); a faults file pins the probabilities instead.
  */
 #include <errno.h>
 #include <stdio.h>

@@ -235,6 +235,7 @@ case_morphd_hosts() {
 # (a flapping link); morphd drains node3 and the granularity policy
 # shrinks the job off it; only then is node3 powered off. The job ends
 # with results equal to a static run, its ranks on node1 and node2 only.
+# Not asked for: morph run's status (mpirun's, below).
 case_morphd_proactive() {
   [ -x "${MORPH:-}" ] && [ -x "${JACOBI:-}" ] || { echo "no morph or jacobi.ompi: skipped"; exit 77; }
   eval "$(bash "$C" env)"
@@ -245,7 +246,7 @@ case_morphd_proactive() {
     --placement tofa --topology "$MORPH_CLUSTER_HOSTFILE" --place-param threshold=0.1 \
     --heartbeat 0.5 --heartbeat-window 40 || fail "morphd did not start"
   wait_log listening 20
-  on head "$MORPH" submit -q -d "$D" --min 2 --pref 6 --max 6 "$JACOBI" --iters 700 --delay-ms 50 \
+  on head "$MORPH" submit -q -d "$D" --min 2 --pref 6 --max 6 "$JACOBI" --iters 350 --delay-ms 50 \
     --hosts >/dev/null || fail "submit"
   wait_log "job 1 started" 60
   local t
@@ -263,7 +264,12 @@ case_morphd_proactive() {
   expect_eq "job 1's processes on node3 after the move" "$(procs_on node3 1)" 0
   echo "$(date +%T.%N | cut -c1-12) node3 killed"
   bash "$C" kill node3 || fail "kill node3"
-  wait_log "job 1 completed (status 0)" 180
+  # Open MPI 4.1's mpirun counts its orted on node3 (idle since the move,
+  # its ssh session gone with the node) as a daemon that failed and exits
+  # 255 once the job is done: the job said BYE with status 0 first.
+  wait_log "job 1 \(completed (status 0)\|failed (status 255): done\)" 180
+  grep -q "job 1 completed" "$D/morphd.log" || grep -q "ORTE was unable to reliably start" "$D/jobs/1.err" ||
+    fail "job 1 failed, not from node3's orted: $(tail -5 "$D/jobs/1.err")"
   grep -q "CHECK PASSED" "$D/jobs/1.out" || fail "job 1: $(tail -3 "$D/jobs/1.out")"
   local last
   last=$(grep "rank [0-9] of 4 on" "$D/jobs/1.out" | awk '{print $NF}' | sort | uniq -c | tr -s ' ' | tr '\n' ',')
