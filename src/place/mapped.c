@@ -231,14 +231,19 @@ static int pick_init(morph__plan *pl, pick *p, const int *seeds, int nseeds)
 }
 
 /* Maps nseeds + k ranks (one per node): the seeds stay (remap), k new
- * ones go on free nodes. Returns 1 if the mapping placed them. */
-static int map_nodes(morph__plan *pl, const morph_topo *t, pick *p, int k)
+ * ones go on free nodes. The job's matrix counts when it has exactly one
+ * row per rank mapped (one process per node). Returns 1 if the mapping
+ * placed them. */
+static int map_nodes(morph__plan *pl, const morph_topo *t, const morph_policy_job *job, pick *p,
+                     int k)
 {
   mapped *m = pl->ctx;
   int nprocs = p->nseeds + k;
   if (nprocs > p->navail || k < 1)
     return 0;
+  int known = job->traffic && job->traffic_n == nprocs;
   morph_map_input in = {.topo = t, .faults = m->faults, .nprocs = nprocs,
+                        .traffic = known ? job->traffic : NULL, .traffic_n = known ? nprocs : 0,
                         .available = p->avail, .navailable = p->navail, .seed = m->seed};
   morph_map_report rep;
   for (int r = p->nseeds; r < nprocs; r++)
@@ -262,8 +267,9 @@ static int new_nodes(pick *p, int k, int *out)
   return n;
 }
 
-/* Places `units` units near the seed nodes (none for a fresh START). */
-static int place_near(morph__plan *pl, const int *seeds, int nseeds, int units)
+/* Places `units` units of job near the seed nodes (none for a fresh START). */
+static int place_near(morph__plan *pl, const morph_policy_job *job, const int *seeds, int nseeds,
+                      int units)
 {
   const morph_topo *t = topology(pl);
   pick p;
@@ -274,7 +280,7 @@ static int place_near(morph__plan *pl, const int *seeds, int nseeds, int units)
   /* Slot units: the fewest nodes whose free slots hold the job. */
   int k = pl->whole ? units : 1, left = units;
   while (out && left > 0 && k <= p.navail - p.nseeds) {
-    if (map_nodes(pl, t, &p, k)) {
+    if (map_nodes(pl, t, job, &p, k)) {
       int n = new_nodes(&p, k, out), sum = 0;
       for (int i = 0; i < n; i++)
         sum += morph__plan_free_units(pl, out[i]);
@@ -295,7 +301,6 @@ static int place_near(morph__plan *pl, const int *seeds, int nseeds, int units)
 
 static int start(morph__plan *pl, const morph_policy_job *job, int units)
 {
-  (void)job;
   int n = morph__plan_reuse_count(pl), ns = 0;
   int *seeds = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
   if (!seeds)
@@ -309,7 +314,7 @@ static int start(morph__plan *pl, const morph_policy_job *job, int units)
     units -= u;
   }
   if (rc == MORPH_OK && units > 0)
-    rc = place_near(pl, seeds, ns, units);
+    rc = place_near(pl, job, seeds, ns, units);
   free(seeds);
   return rc;
 }
@@ -332,7 +337,7 @@ static int expand(morph__plan *pl, const morph_policy_job *job, int units)
   }
   for (int k = 0; k < job->nalloc; k++)
     seeds[k] = job->alloc[k].node;
-  int rc = units > 0 ? place_near(pl, seeds, job->nalloc, units) : MORPH_OK;
+  int rc = units > 0 ? place_near(pl, job, seeds, job->nalloc, units) : MORPH_OK;
   free(seeds);
   return rc;
 }

@@ -50,6 +50,7 @@ static void fill_limits(morph_policy_job *p, const morph__job *job)
   if (!morph_job_kind_malleable(job->kind))
     p->min = p->pref = p->max = p->req_max;
   p->submit_time = job->submit;
+  p->traffic = job->traffic, p->traffic_n = job->traffic_n;
   /* What libmorph measures (PROGRESS: seconds per iteration, MPI seconds
    * per iteration): MTCT's trend is the last ratio; its running average
    * mixes sizes once the job has been resized, so from then on the last

@@ -246,7 +246,7 @@ case_morphd_proactive() {
     --placement tofa --topology "$MORPH_CLUSTER_HOSTFILE" --place-param threshold=0.1 \
     --heartbeat 0.5 --heartbeat-window 40 || fail "morphd did not start"
   wait_log listening 20
-  on head "$MORPH" submit -q -d "$D" --min 2 --pref 6 --max 6 "$JACOBI" --iters 350 --delay-ms 50 \
+  on head "$MORPH" submit -q -d "$D" --min 2 --pref 6 --max 6 "$JACOBI" --iters 250 --delay-ms 50 \
     --hosts >/dev/null || fail "submit"
   wait_log "job 1 started" 60
   local t

@@ -294,4 +294,27 @@ case_heartbeat_missed_node_rises_journaled_survives_restart() {
   echo "PASS: silent node at p=$p, journaled, failing again right after the restart"
 }
 
+# morph submit --matrix: a Matrix Market file (what morph prof writes) is
+# sent with the job and journaled (jobs.traffic: "n [row-major counts]"),
+# kept across a restart; a malformed one is refused by morph submit with
+# the file, line and field, and nothing is queued.
+case_submit_matrix_journaled_bad_file_named() {
+  start_daemon --slots 4 --interval 0.5
+  printf '%%%%MatrixMarket matrix coordinate integer general\n2 2 2\n1 2 700\n2 1 300\n' > "$T/m.mtx"
+  a=$(submit --matrix "$T/m.mtx" -n 2 "$BIN/jacobi.ompi" --iters 20)
+  [ "$(q "SELECT traffic FROM jobs WHERE id = $a")" = "2 [0,700,300,0]" ] || fail "traffic: $(q "SELECT traffic FROM jobs")"
+  printf '%%%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 x 5\n' > "$T/bad.mtx"
+  if "$MORPH" submit -d "$D" --matrix "$T/bad.mtx" -n 2 /bin/true > "$T/err" 2>&1; then fail "bad matrix accepted"; fi
+  grep -q "bad.mtx:3" "$T/err" || fail "the error does not name file and line: $(cat "$T/err")"
+  all_final 60
+  kill -9 "$daemon_pid"; wait "$daemon_pid" 2>/dev/null || true
+  start_daemon --slots 4 --interval 0.5
+  b=$(submit -n 1 "$BIN/jacobi.ompi" --iters 5)
+  all_final 60
+  [ "$(q "SELECT traffic FROM jobs WHERE id = $a")" = "2 [0,700,300,0]" ] || fail "traffic after restart"
+  [ "$(q "SELECT COUNT(*) FROM jobs")" = 2 ] || fail "the refused submission was queued"
+  passed "$a"; passed "$b"
+  echo "PASS: matrix journaled and kept, bad file named: $(cat "$T/err")"
+}
+
 "case_$1"
