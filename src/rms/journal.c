@@ -161,18 +161,30 @@ int morph__journal_meta_set(morph__journal *j, const char *key, const char *valu
   return run(j, st, "meta");
 }
 
-int morph__journal_meta_get(morph__journal *j, const char *key, char *buf, size_t size)
+/* The text the one-parameter query `sql` selects for key, into buf ("" if
+ * none). Errors: MORPH_ENOENT (no row), MORPH_EIO. */
+static int select_text(morph__journal *j, const char *sql, const char *key, char *buf,
+                       size_t size)
 {
   if (size)
     buf[0] = '\0';
-  sqlite3_stmt *st = prep(j, "SELECT value FROM meta WHERE key = ?");
+  sqlite3_stmt *st = prep(j, sql);
   if (!st)
     return MORPH_EIO;
   sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
-  if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+  int rc = MORPH_ENOENT;
+  if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0)) {
     snprintf(buf, size, "%s", (const char *)sqlite3_column_text(st, 0));
+    rc = MORPH_OK;
+  }
   sqlite3_finalize(st);
-  return MORPH_OK;
+  return rc;
+}
+
+int morph__journal_meta_get(morph__journal *j, const char *key, char *buf, size_t size)
+{
+  int rc = select_text(j, "SELECT value FROM meta WHERE key = ?", key, buf, size);
+  return rc == MORPH_ENOENT ? MORPH_OK : rc;
 }
 
 int morph__journal_node_save(morph__journal *j, const char *host, double t, const char *beats,
@@ -190,19 +202,7 @@ int morph__journal_node_save(morph__journal *j, const char *host, double t, cons
 
 int morph__journal_node_load(morph__journal *j, const char *host, char *beats, size_t size)
 {
-  if (size)
-    beats[0] = '\0';
-  sqlite3_stmt *st = prep(j, "SELECT beats FROM nodes WHERE host = ?");
-  if (!st)
-    return MORPH_EIO;
-  sqlite3_bind_text(st, 1, host, -1, SQLITE_TRANSIENT);
-  int rc = MORPH_ENOENT;
-  if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0)) {
-    snprintf(beats, size, "%s", (const char *)sqlite3_column_text(st, 0));
-    rc = MORPH_OK;
-  }
-  sqlite3_finalize(st);
-  return rc;
+  return select_text(j, "SELECT beats FROM nodes WHERE host = ?", host, beats, size);
 }
 
 int morph__journal_max_ids(morph__journal *j, int64_t *job, int *resize)
