@@ -27,6 +27,7 @@ typedef struct app_args {
                        iteration on each of the P processes (strong scaling) */
   double serial_ms; /* --serial-ms Y: emulated serial work, Y ms per
                        iteration whatever P (Amdahl's serial part) */
+  int hosts;        /* --hosts: app_hosts() prints where each rank runs */
 } app_args;
 
 /* An option of one application only: --name VALUE stored in *ptr. */
@@ -67,6 +68,11 @@ void app_try(const morph_ctx *m, int rc, const char *what);
  * restarted at 4 procs (relaunch)" after a relaunch; *seen keeps the
  * sequence number of the last one shown (start with 0). */
 void app_progress(const morph_ctx *m, int *seen);
+
+/* With --hosts, each rank prints "it 120: rank 2 of 4 on node1" when the
+ * job's size differs from *size_seen (start with 0: at the first call),
+ * so the job's output shows where its processes run after every resize. */
+void app_hosts(const app_args *a, const morph_ctx *m, int *size_seen);
 
 /* Element counts and displacements of a block distribution of n elements
  * over p processes (the rule of morph_data_block). */

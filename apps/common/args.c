@@ -8,7 +8,7 @@
 
 #include "app.h"
 
-enum { OPT_CHECK = 256, OPT_NO_CHECK, OPT_DELAY, OPT_WORK, OPT_SERIAL, OPT_EXTRA = 512 };
+enum { OPT_CHECK = 256, OPT_NO_CHECK, OPT_DELAY, OPT_WORK, OPT_SERIAL, OPT_HOSTS, OPT_EXTRA = 512 };
 
 static const struct option common_opts[] = {
     {"size", required_argument, NULL, 'n'},
@@ -18,6 +18,7 @@ static const struct option common_opts[] = {
     {"delay-ms", required_argument, NULL, OPT_DELAY},
     {"work-ms", required_argument, NULL, OPT_WORK},
     {"serial-ms", required_argument, NULL, OPT_SERIAL},
+    {"hosts", no_argument, NULL, OPT_HOSTS},
     {"help", no_argument, NULL, 'h'},
 };
 #define NCOMMON ((int)(sizeof common_opts / sizeof common_opts[0]))
@@ -34,6 +35,7 @@ static void usage(const char *prog, const char *about, const app_args *a, const 
   printf("  -i, --iters N      iterations (default %d)\n", a->iters);
   printf("      --check        compare with a static run at the end (default)\n");
   printf("      --no-check     skip that comparison\n");
+  printf("      --hosts        each rank prints its host at start and after each resize\n");
   printf("      --delay-ms X   sleep X ms per iteration (default %g)\n", a->delay_ms);
   printf("      --work-ms X    sleep X / P ms per iteration on P processes (default %g)\n",
          a->work_ms);
@@ -83,6 +85,7 @@ static int handle(int c, const app_option *extra, app_args *a) {
   case 'i': return store('i', &a->iters, optarg);
   case OPT_CHECK: a->check = 1; return 0;
   case OPT_NO_CHECK: a->check = 0; return 0;
+  case OPT_HOSTS: a->hosts = 1; return 0;
   case OPT_DELAY: return store('d', &a->delay_ms, optarg);
   case OPT_WORK: return store('d', &a->work_ms, optarg);
   case OPT_SERIAL: return store('d', &a->serial_ms, optarg);

@@ -1,5 +1,6 @@
 /* Progress line and error exit shared by the examples (see app.h). */
 #include <stdio.h>
+#include <unistd.h>
 
 #include "app.h"
 
@@ -30,5 +31,16 @@ void app_progress(const morph_ctx *m, int *seen) {
     printf("it %lld: %d -> %d procs (%s, %.3f s)\n", (long long)r.iteration, r.old_size,
            r.new_size, morph_mechanism_name(r.mechanism),
            r.t_decision + r.t_spawn + r.t_redist + r.t_commit);
+  fflush(stdout);
+}
+
+void app_hosts(const app_args *a, const morph_ctx *m, int *size_seen) {
+  if (!a->hosts || morph_size(m) == *size_seen)
+    return;
+  *size_seen = morph_size(m);
+  char host[256] = "?";
+  gethostname(host, sizeof host - 1);
+  printf("it %lld: rank %d of %d on %s\n", (long long)morph_iteration(m), morph_rank(m),
+         morph_size(m), host);
   fflush(stdout);
 }

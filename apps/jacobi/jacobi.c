@@ -103,7 +103,7 @@ int main(int argc, char **argv) {
   MPI_Type_contiguous((int)n, MPI_DOUBLE, &row);                      /* morph */
   MPI_Type_commit(&row);                                              /* morph */
   double *A, *b, *x;
-  int it = 0, seen = 0;
+  int it = 0, seen = 0, size_seen = 0;
   app_try(m, morph_data_replicated(m, "it", &it, 1, MPI_INT), "it");  /* morph */
   app_try(m, morph_data_block(m, "A", (void **)&A, n, row), "A");     /* morph */
   app_try(m, morph_data_block(m, "b", (void **)&b, n, MPI_DOUBLE), "b"); /* morph */
@@ -119,6 +119,7 @@ int main(int argc, char **argv) {
     if (st == MORPH_LEAVING)                                          /* morph */
       return app_finish(m, 1);                                        /* morph */
     app_progress(m, &seen);                                           /* morph */
+    app_hosts(&a, m, &size_seen);
     jacobi_step(morph_comm(m), A, b, x, xall, xall + n, n, morph_local_offset(m, "x"),
                 morph_local_count(m, "x"));
     app_delay(&a);

@@ -112,6 +112,16 @@ int morph_place_actions(morph_place *place, const morph_policy_snapshot *snap,
  * fails, and nothing new is placed there. */
 int morph_place_failing(const morph_place *place, int node);
 
+/* Sets the outage probability of snapshot node `node` to p (morphd's
+ * estimate from its heartbeats) for the strategies that use them (tofa,
+ * greedy, random with a topology): placement and morph_place_failing()
+ * follow it from the next call on. A faults file given at creation
+ * overrides every estimate: then the call changes nothing and returns
+ * MORPH_OK. Errors: MORPH_EINVAL (NULL place, node outside the topology,
+ * p outside [0, 1]), MORPH_ENOSYS (a strategy without probabilities, or
+ * no topology=FILE); nothing changes then. */
+int morph_place_outage_set(morph_place *place, int node, double p);
+
 /* Writes the strategy names, separated by ", ", into buf (truncated to
  * size, always NUL-terminated if size > 0). Returns the full length. */
 size_t morph_place_names(char *buf, size_t size);

@@ -120,6 +120,11 @@ typedef struct morph_policy_job {
                              progress goes to; 0 if the caller does not say.
                              rdmr counts the units of a shrink in progress as
                              soon free, so it does not shrink others for them */
+  const uint64_t *traffic; /* the job's communication matrix (morph submit
+                              --matrix): traffic_n * traffic_n, [i * n + j]
+                              from rank i to j; NULL: unknown (every pair
+                              alike). Read by the placement stage only */
+  int traffic_n;
 } morph_policy_job;
 
 /* The input of a decision. Arrays are the caller's memory, read only by

@@ -35,6 +35,12 @@ extern "C" {
 /* Which of the two counts a file holds or a function reads. */
 typedef enum morph_cm_weight { MORPH_CM_BYTES = 0, MORPH_CM_MSGS = 1 } morph_cm_weight;
 
+/* The largest matrix a file may declare: matrices are dense (two n x n
+ * arrays of 8-byte counts, 2 x 512 MiB at this size); a header beyond it
+ * is a parse error rather than an allocation of up to 2^43 bytes (found
+ * by fuzz-matrix, tests/fuzz/corpus/matrix/crash-huge-size.mtx). */
+#define MORPH_CM_MAX_RANKS 8192
+
 /* Where a profiled matrix comes from: how its processes ended and what
  * could not be put in a pair. All zero for a matrix loaded from a file. */
 typedef struct morph_cm_origin {
@@ -78,7 +84,8 @@ int morph_comm_matrix_save(morph_comm_matrix *m, const char *path, morph_cm_weig
 
 /* Reads a Matrix Market file into weight w (the other weight becomes
  * zero; the size becomes the file's). Accepts coordinate matrices, square,
- * integer, real (rounded) or pattern (1 per entry), general or symmetric.
+ * integer, real (rounded) or pattern (1 per entry), general or symmetric,
+ * of at most MORPH_CM_MAX_RANKS rows.
  * Errors: MORPH_EIO (cannot read), MORPH_EPARSE (malformed: the message
  * names file, line and field), MORPH_ENOMEM; the matrix is unchanged. */
 int morph_comm_matrix_load(morph_comm_matrix *m, const char *path, morph_cm_weight w);

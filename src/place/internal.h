@@ -41,6 +41,8 @@ typedef struct morph__place_ops {
   int (*shrink)(morph__plan *pl, const morph_policy_job *job, int units);
   /* 1 if `node` is about to fail (morph_place_failing()); NULL: never. */
   int (*failing)(const void *ctx, int node);
+  /* morph_place_outage_set(); NULL: MORPH_ENOSYS. */
+  int (*outage_set)(void *ctx, int node, double p);
 } morph__place_ops;
 
 /* The strategy table (table.c). */

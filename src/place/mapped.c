@@ -27,6 +27,8 @@
  * faults=FILE ("NODE PROBABILITY" lines; needs topology), seed=N,
  * migration=X (>= 0, default 10), threshold=P (morph_place_failing(): a
  * node whose probability reaches P is about to fail; default: none).
+ * morphd's heartbeat estimates arrive through morph_place_outage_set()
+ * (with a topology); a faults file pins the probabilities instead.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -44,6 +46,7 @@ typedef struct mapped {
   unsigned seed;
   double migration;
   double threshold;     /* morph_place_failing(): p >= threshold; 0: never */
+  int pinned;           /* faults came from a file: estimates are ignored */
 } mapped;
 
 static void destroy(void *ctx)
@@ -88,6 +91,7 @@ static int load_faults(mapped *m, const char *path, char *msg, size_t size)
   int rc = morph_faults_create(m->topo, &m->faults);
   if (rc == MORPH_OK && (rc = morph_faults_load(m->faults, m->topo, path)) != MORPH_OK)
     snprintf(msg, size, "placement faults: %s", morph_faults_errmsg(m->faults));
+  m->pinned = 1;
   return rc;
 }
 
@@ -227,14 +231,19 @@ static int pick_init(morph__plan *pl, pick *p, const int *seeds, int nseeds)
 }
 
 /* Maps nseeds + k ranks (one per node): the seeds stay (remap), k new
- * ones go on free nodes. Returns 1 if the mapping placed them. */
-static int map_nodes(morph__plan *pl, const morph_topo *t, pick *p, int k)
+ * ones go on free nodes. The job's matrix counts when it has exactly one
+ * row per rank mapped (one process per node). Returns 1 if the mapping
+ * placed them. */
+static int map_nodes(morph__plan *pl, const morph_topo *t, const morph_policy_job *job, pick *p,
+                     int k)
 {
   mapped *m = pl->ctx;
   int nprocs = p->nseeds + k;
   if (nprocs > p->navail || k < 1)
     return 0;
+  int known = job->traffic && job->traffic_n == nprocs;
   morph_map_input in = {.topo = t, .faults = m->faults, .nprocs = nprocs,
+                        .traffic = known ? job->traffic : NULL, .traffic_n = known ? nprocs : 0,
                         .available = p->avail, .navailable = p->navail, .seed = m->seed};
   morph_map_report rep;
   for (int r = p->nseeds; r < nprocs; r++)
@@ -258,8 +267,9 @@ static int new_nodes(pick *p, int k, int *out)
   return n;
 }
 
-/* Places `units` units near the seed nodes (none for a fresh START). */
-static int place_near(morph__plan *pl, const int *seeds, int nseeds, int units)
+/* Places `units` units of job near the seed nodes (none for a fresh START). */
+static int place_near(morph__plan *pl, const morph_policy_job *job, const int *seeds, int nseeds,
+                      int units)
 {
   const morph_topo *t = topology(pl);
   pick p;
@@ -270,7 +280,7 @@ static int place_near(morph__plan *pl, const int *seeds, int nseeds, int units)
   /* Slot units: the fewest nodes whose free slots hold the job. */
   int k = pl->whole ? units : 1, left = units;
   while (out && left > 0 && k <= p.navail - p.nseeds) {
-    if (map_nodes(pl, t, &p, k)) {
+    if (map_nodes(pl, t, job, &p, k)) {
       int n = new_nodes(&p, k, out), sum = 0;
       for (int i = 0; i < n; i++)
         sum += morph__plan_free_units(pl, out[i]);
@@ -291,7 +301,6 @@ static int place_near(morph__plan *pl, const int *seeds, int nseeds, int units)
 
 static int start(morph__plan *pl, const morph_policy_job *job, int units)
 {
-  (void)job;
   int n = morph__plan_reuse_count(pl), ns = 0;
   int *seeds = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
   if (!seeds)
@@ -305,7 +314,7 @@ static int start(morph__plan *pl, const morph_policy_job *job, int units)
     units -= u;
   }
   if (rc == MORPH_OK && units > 0)
-    rc = place_near(pl, seeds, ns, units);
+    rc = place_near(pl, job, seeds, ns, units);
   free(seeds);
   return rc;
 }
@@ -328,7 +337,7 @@ static int expand(morph__plan *pl, const morph_policy_job *job, int units)
   }
   for (int k = 0; k < job->nalloc; k++)
     seeds[k] = job->alloc[k].node;
-  int rc = units > 0 ? place_near(pl, seeds, job->nalloc, units) : MORPH_OK;
+  int rc = units > 0 ? place_near(pl, job, seeds, job->nalloc, units) : MORPH_OK;
   free(seeds);
   return rc;
 }
@@ -379,6 +388,20 @@ static int failing(const void *ctx, int node)
   return m->faults && m->threshold > 0 && morph_faults_get(m->faults, node) >= m->threshold;
 }
 
+/* morphd's heartbeat estimates; a faults file (experiments) wins. */
+static int outage_set(void *ctx, int node, double p)
+{
+  mapped *m = ctx;
+  if (!m->topo)
+    return MORPH_ENOSYS;
+  if (node < 0 || node >= morph_topo_nodes(m->topo) || !(p >= 0 && p <= 1))
+    return MORPH_EINVAL;
+  if (m->pinned)
+    return MORPH_OK;
+  int rc = m->faults ? MORPH_OK : morph_faults_create(m->topo, &m->faults);
+  return rc == MORPH_OK ? morph_faults_set(m->faults, node, p) : rc;
+}
+
 static int create_tofa(const morph_place_param *p, int n, void **ctx, char *msg, size_t size)
 {
   return create(MORPH_MAP_TOFA, p, n, ctx, msg, size);
@@ -399,7 +422,7 @@ const morph__place_ops morph__tofa_ops = {
     .description = "paper 004's Listing 1.1 (a consecutive fault-free window, else Scotch with "
                    "Eq. 1 costs); grow by remapping, shrink off failing and far nodes",
     .create = create_tofa, .destroy = destroy, .start = start, .expand = expand, .shrink = shrink,
-    .failing = failing,
+    .failing = failing, .outage_set = outage_set,
 };
 
 const morph__place_ops morph__greedy_ops = {
@@ -407,12 +430,12 @@ const morph__place_ops morph__greedy_ops = {
     .description = "each node the cheapest to reach from the job's (Eq. 1 costs); grow and "
                    "shrink as tofa",
     .create = create_greedy, .destroy = destroy, .start = start, .expand = expand, .shrink = shrink,
-    .failing = failing,
+    .failing = failing, .outage_set = outage_set,
 };
 
 const morph__place_ops morph__random_ops = {
     .name = "random",
     .description = "free nodes drawn at random (seed=N), the baseline of paper 004",
     .create = create_random, .destroy = destroy, .start = start, .expand = expand, .shrink = shrink,
-    .failing = failing,
+    .failing = failing, .outage_set = outage_set,
 };

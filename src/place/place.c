@@ -105,6 +105,13 @@ int morph_place_failing(const morph_place *place, int node)
   return place && place->ops->failing ? place->ops->failing(place->ctx, node) : 0;
 }
 
+int morph_place_outage_set(morph_place *place, int node, double p)
+{
+  if (!place)
+    return MORPH_EINVAL;
+  return place->ops->outage_set ? place->ops->outage_set(place->ctx, node, p) : MORPH_ENOSYS;
+}
+
 const char *morph_place_errmsg(const morph_place *place)
 {
   return place ? place->errmsg : "";

@@ -99,9 +99,9 @@ static int size_line(reader *r, int *n, long long *nnz)
   long long rows = 0, cols = 0;
   if (!l)
     return perr(r, "size", "missing (expected 'rows columns entries')");
-  int rc = number(r, &l, "rows", 1, 1 << 20, &rows);
+  int rc = number(r, &l, "rows", 1, MORPH_CM_MAX_RANKS, &rows);
   if (!rc)
-    rc = number(r, &l, "columns", 1, 1 << 20, &cols);
+    rc = number(r, &l, "columns", 1, MORPH_CM_MAX_RANKS, &cols);
   if (!rc)
     rc = number(r, &l, "entries", 0, rows * cols, nnz);
   if (!rc && rows != cols)

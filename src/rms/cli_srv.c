@@ -83,6 +83,9 @@ static int job_from_request(json_t *req, morph__job *j, char *why, size_t size)
   j->err = get_str(req, "err") ? strdup(get_str(req, "err")) : NULL;
   if (rc == MORPH_OK)
     rc = check_sizes(j, why, size);
+  if (rc == MORPH_OK)
+    rc = morph__job_set_traffic(j, json_object_get(req, "traffic"), get_int(req, "traffic_n", 0),
+                                why, size);
   return rc;
 }
 

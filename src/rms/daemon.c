@@ -90,6 +90,7 @@ int morph__daemon_run(morph__daemon *d)
     poll_once(d);
     morph__events_drain(d);
     morph__resize_expire(d);
+    morph__health_tick(d);
     decide(d);
   }
   if (d->stop == 2)
@@ -119,6 +120,7 @@ void morph__daemon_fini(morph__daemon *d)
     free(d->jobs[i]);
   }
   free(d->jobs);
+  morph__health_fini(d);
   morph__backend_close(d->be);
   morph_policy_destroy(d->policy);
   morph_place_destroy(d->place);

@@ -1,4 +1,5 @@
 /* Job records: names of states, construction and destruction. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,7 +71,43 @@ void morph__job_clear(morph__job *j)
   morph__alloc_free(&j->alloc);
   morph__alloc_free(&j->extra);
   morph__alloc_free(&j->plan);
+  free(j->traffic);
   morph__job_init(j);
+}
+
+int morph__job_set_traffic(morph__job *j, const json_t *a, int n, char *why, size_t size)
+{
+  if (!a || json_is_null(a))
+    return MORPH_OK;
+  if (n < 1 || n > MORPH__TRAFFIC_MAX || !json_is_array(a) ||
+      json_array_size(a) != (size_t)n * (size_t)n)
+    return snprintf(why, size, "matrix: %d ranks and %zu entries (want 1..%d ranks, n * n "
+                    "entries)", n, json_array_size(a), MORPH__TRAFFIC_MAX), MORPH_EINVAL;
+  uint64_t *t = malloc(sizeof *t * (size_t)n * (size_t)n);
+  if (!t)
+    return MORPH_ENOMEM;
+  for (size_t k = 0; k < (size_t)n * (size_t)n; k++) {
+    json_t *v = json_array_get(a, k);
+    if (!json_is_integer(v) || json_integer_value(v) < 0) {
+      free(t);
+      return snprintf(why, size, "matrix: entry %zu (row %zu, column %zu) is not a count >= 0",
+                      k, k / (size_t)n + 1, k % (size_t)n + 1), MORPH_EINVAL;
+    }
+    t[k] = (uint64_t)json_integer_value(v);
+  }
+  free(j->traffic);
+  j->traffic = t, j->traffic_n = n;
+  return MORPH_OK;
+}
+
+json_t *morph__job_traffic_json(const morph__job *j)
+{
+  if (!j->traffic)
+    return json_null();
+  json_t *a = json_array();
+  for (size_t k = 0; a && k < (size_t)j->traffic_n * (size_t)j->traffic_n; k++)
+    json_array_append_new(a, json_integer((json_int_t)j->traffic[k]));
+  return a;
 }
 
 int morph__job_set_argv(morph__job *j, int argc, const char *const *argv)

@@ -5,6 +5,7 @@
 #ifndef MORPH_RMS_JOB_H
 #define MORPH_RMS_JOB_H
 
+#include <jansson.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -82,6 +83,9 @@ typedef struct morph__job {
   char note[256];
   char fault[160];          /* why it must end as failed whatever its exit
                                status (a node it ran on went down) */
+  uint64_t *traffic;        /* owned: its communication matrix (morph submit
+                               --matrix), traffic_n^2, row-major; NULL: none */
+  int traffic_n;
 } morph__job;
 
 const char *morph__jstate_name(morph__jstate s);
@@ -96,6 +100,17 @@ morph__rphase morph__rphase_parse(const char *name);
 void morph__job_init(morph__job *j);
 /* Frees what the job owns (not the struct). */
 void morph__job_clear(morph__job *j);
+/* The largest communication matrix a job may give (ranks). */
+#define MORPH__TRAFFIC_MAX 1024
+
+/* Sets the job's matrix from a JSON array of n * n non-negative integers
+ * (row-major; NULL or JSON null: none). Errors: MORPH_EINVAL (why says
+ * which entry, or n outside 1..MORPH__TRAFFIC_MAX), MORPH_ENOMEM; the job
+ * keeps its matrix then. */
+int morph__job_set_traffic(morph__job *j, const json_t *a, int n, char *why, size_t size);
+/* The job's matrix as a JSON array (new reference; JSON null if none). */
+json_t *morph__job_traffic_json(const morph__job *j);
+
 /* Copies argv (argc entries). Errors: MORPH_ENOMEM. */
 int morph__job_set_argv(morph__job *j, int argc, const char *const *argv);
 

@@ -27,14 +27,15 @@ static const char schema[] =
   " err TEXT, submit REAL, start REAL, end REAL, state TEXT, exit_status INT, pid INT,"
   " size INT, alloc TEXT, extra TEXT, plan TEXT, failed_resizes INT, resizes INT, rz_id INT,"
   " rz_op TEXT, rz_to INT, last_change REAL, cancel INT, iter_time REAL, mpi_time REAL,"
-  " note TEXT, rz_phase TEXT NOT NULL DEFAULT '');"
+  " note TEXT, rz_phase TEXT NOT NULL DEFAULT '', traffic TEXT NOT NULL DEFAULT '');"
   "CREATE TABLE IF NOT EXISTS resizes(id INTEGER PRIMARY KEY, job INT, op TEXT,"
   " from_size INT, to_size INT, alloc TEXT, depends INT, decided REAL, done REAL,"
   " outcome INT, new_size INT, state TEXT, text TEXT);"
   "CREATE TABLE IF NOT EXISTS sizes(job INT, t REAL, size INT);"
   "CREATE INDEX IF NOT EXISTS sizes_job ON sizes(job, t);"
   "CREATE TABLE IF NOT EXISTS events(id INTEGER PRIMARY KEY, t REAL, job INT, kind TEXT,"
-  " text TEXT);";
+  " text TEXT);"
+  "CREATE TABLE IF NOT EXISTS nodes(host TEXT PRIMARY KEY, t REAL, beats TEXT, p REAL);";
 
 static int fail(morph__journal *j, const char *what)
 {
@@ -58,6 +59,12 @@ static int migrate(morph__journal *j)
   sqlite3_finalize(st);
   int rc = has ? MORPH_OK
                : exec(j, "ALTER TABLE jobs ADD COLUMN rz_phase TEXT NOT NULL DEFAULT ''");
+  /* Before a job could give its communication matrix: none. */
+  st = NULL;
+  has = sqlite3_prepare_v2(j->db, "SELECT traffic FROM jobs LIMIT 0", -1, &st, NULL) == SQLITE_OK;
+  sqlite3_finalize(st);
+  if (rc == MORPH_OK && !has)
+    rc = exec(j, "ALTER TABLE jobs ADD COLUMN traffic TEXT NOT NULL DEFAULT ''");
   char version[16];
   snprintf(version, sizeof version, "%d", MORPH__JOURNAL_VERSION);
   return rc == MORPH_OK ? morph__journal_meta_set(j, "version", version) : rc;
@@ -154,18 +161,48 @@ int morph__journal_meta_set(morph__journal *j, const char *key, const char *valu
   return run(j, st, "meta");
 }
 
-int morph__journal_meta_get(morph__journal *j, const char *key, char *buf, size_t size)
+/* The text the one-parameter query `sql` selects for key, into buf ("" if
+ * none). Errors: MORPH_ENOENT (no row), MORPH_EIO. */
+static int select_text(morph__journal *j, const char *sql, const char *key, char *buf,
+                       size_t size)
 {
   if (size)
     buf[0] = '\0';
-  sqlite3_stmt *st = prep(j, "SELECT value FROM meta WHERE key = ?");
+  sqlite3_stmt *st = prep(j, sql);
   if (!st)
     return MORPH_EIO;
   sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
-  if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+  int rc = MORPH_ENOENT;
+  if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0)) {
     snprintf(buf, size, "%s", (const char *)sqlite3_column_text(st, 0));
+    rc = MORPH_OK;
+  }
   sqlite3_finalize(st);
-  return MORPH_OK;
+  return rc;
+}
+
+int morph__journal_meta_get(morph__journal *j, const char *key, char *buf, size_t size)
+{
+  int rc = select_text(j, "SELECT value FROM meta WHERE key = ?", key, buf, size);
+  return rc == MORPH_ENOENT ? MORPH_OK : rc;
+}
+
+int morph__journal_node_save(morph__journal *j, const char *host, double t, const char *beats,
+                             double p)
+{
+  sqlite3_stmt *st = prep(j, "INSERT OR REPLACE INTO nodes(host, t, beats, p) VALUES (?, ?, ?, ?)");
+  if (st) {
+    sqlite3_bind_text(st, 1, host, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_double(st, 2, t);
+    sqlite3_bind_text(st, 3, beats, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_double(st, 4, p);
+  }
+  return run(j, st, "nodes");
+}
+
+int morph__journal_node_load(morph__journal *j, const char *host, char *beats, size_t size)
+{
+  return select_text(j, "SELECT beats FROM nodes WHERE host = ?", host, beats, size);
 }
 
 int morph__journal_max_ids(morph__journal *j, int64_t *job, int *resize)

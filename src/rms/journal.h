@@ -35,6 +35,15 @@ int morph__journal_meta_set(morph__journal *j, const char *key, const char *valu
 /* Copies the value into buf ("" when missing). */
 int morph__journal_meta_get(morph__journal *j, const char *key, char *buf, size_t size);
 
+/* A node's heartbeats (rms/beat.h): its window as text ('0' answered,
+ * '1' missed, oldest first) and the outage probability estimated from it,
+ * at time t; one row per host, replaced. */
+int morph__journal_node_save(morph__journal *j, const char *host, double t, const char *beats,
+                             double p);
+/* The window last saved for host into beats. Errors: MORPH_ENOENT (none;
+ * beats is ""), MORPH_EIO. */
+int morph__journal_node_load(morph__journal *j, const char *host, char *beats, size_t size);
+
 /* Highest job id and resize id in the file (0 when none). */
 int morph__journal_max_ids(morph__journal *j, int64_t *job, int *resize);
 

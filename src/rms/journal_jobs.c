@@ -15,12 +15,14 @@ static const char save_sql[] =
   "INSERT OR REPLACE INTO jobs(id, name, kind, req_min, req_max, min, max, pref, argv, cwd,"
   " out, err, submit, start, end, state, exit_status, pid, size, alloc, extra, plan,"
   " failed_resizes, resizes, rz_id, rz_op, rz_to, last_change, cancel, iter_time, mpi_time,"
-  " note, rz_phase) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+  " note, rz_phase, traffic)"
+  " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 
 static const char load_sql[] =
   "SELECT id, name, kind, req_min, req_max, min, max, pref, argv, cwd, out, err, submit,"
   " start, end, state, exit_status, pid, size, alloc, extra, plan, failed_resizes, resizes,"
-  " rz_id, rz_op, rz_to, last_change, cancel, iter_time, mpi_time, note, rz_phase FROM jobs"
+  " rz_id, rz_op, rz_to, last_change, cancel, iter_time, mpi_time, note, rz_phase, traffic"
+  " FROM jobs"
   " ORDER BY id";
 
 static char *argv_json(const morph__job *job)
@@ -88,6 +90,34 @@ static void bind_life(sqlite3_stmt *st, const morph__job *job)
   bind_text(st, 33, morph__rphase_name(job->rz_phase));
 }
 
+/* The matrix as "n [a, b, ...]"; "" when the job has none. */
+static void bind_traffic(sqlite3_stmt *st, int col, const morph__job *job)
+{
+  json_t *a = morph__job_traffic_json(job);
+  char *s = json_is_array(a) ? json_dumps(a, JSON_COMPACT) : NULL;
+  char *text = s ? malloc(strlen(s) + 16) : NULL;
+  if (text)
+    sprintf(text, "%d %s", job->traffic_n, s);
+  bind_text(st, col, text);
+  free(text);
+  free(s);
+  json_decref(a);
+}
+
+static int load_traffic(morph__job *job, const char *text)
+{
+  int n = 0, at = 0;
+  if (!*text)
+    return MORPH_OK;
+  if (sscanf(text, "%d %n", &n, &at) != 1)
+    return MORPH_EINVAL;
+  json_t *a = json_loads(text + at, 0, NULL);
+  char why[128];
+  int rc = morph__job_set_traffic(job, a ? a : json_null(), n, why, sizeof why);
+  json_decref(a);
+  return a ? rc : MORPH_EINVAL;
+}
+
 int morph__journal_job_save(morph__journal *j, const morph__job *job)
 {
   sqlite3 *db = morph__journal_db(j);
@@ -98,6 +128,7 @@ int morph__journal_job_save(morph__journal *j, const morph__job *job)
   if (rc == MORPH_OK) {
     bind_submission(st, job, argv);
     bind_life(st, job);
+    bind_traffic(st, 34, job);
     rc = sqlite3_step(st) == SQLITE_DONE ? MORPH_OK : MORPH_EIO;
   }
   sqlite3_finalize(st);
@@ -188,6 +219,8 @@ static int load_life(sqlite3_stmt *st, morph__job *job)
   job->mpi_time = sqlite3_column_double(st, 30);
   snprintf(job->note, sizeof job->note, "%s", col_text(st, 31));
   job->rz_phase = morph__rphase_parse(col_text(st, 32));
+  if (rc == MORPH_OK)
+    rc = load_traffic(job, col_text(st, 33));
   if (rc == MORPH_OK && job->rz_id && job->rz_phase == MORPH__P_NONE)
     rc = legacy_phase(job);
   return rc;

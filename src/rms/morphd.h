@@ -10,6 +10,7 @@
  *   status_srv.c  the reply to `morph status`
  *   events.c      what the backend reports: grown, released, ended, node
  *   sched.c       the policy adapter: snapshot, decide, carry out actions
+ *   health.c      node monitoring: heartbeats (beat.c), outage estimates
  *   end.c         jobs that end: BYE, exit, cancel, a node lost
  *   resize.c      expand / shrink: backend requests, RESIZE, ACK
  *   lifecycle.c   the job table, starting a job, recording its end, books
@@ -29,6 +30,7 @@
 #include "morph/place.h"
 #include "morph/policy.h"
 #include "rms/backend.h"
+#include "rms/beat.h"
 #include "rms/job.h"
 #include "rms/journal.h"
 #include "proto/protocol.h"
@@ -72,6 +74,9 @@ typedef struct morph__daemon_opts {
   double resize_timeout; /* seconds a job has to answer a RESIZE (<= 0:
                             MORPH__RESIZE_TIMEOUT) */
   const char *launcher; /* morph-run; NULL: next to morph-daemon */
+  double heartbeat;     /* seconds between heartbeat rounds; 0: no node monitoring */
+  int heartbeat_port;   /* 0: 22 */
+  int heartbeat_window; /* heartbeats the estimate looks at; 0: MORPH__BEAT_WINDOW_DEFAULT */
   int verbose;
 } morph__daemon_opts;
 
@@ -94,6 +99,9 @@ typedef struct morph__daemon {
   double next_decide; /* morph__wall() of the next periodic decision */
   int stop;           /* leave the loop */
   int decisions;      /* decisions taken, for status */
+  morph__beat beat;   /* health.c: heartbeats (no nodes: off) */
+  unsigned char *beat_failing; /* per node: failing for the placement, as last said */
+  int beat_unused;    /* said that the placement ignores the estimates */
   char errmsg[512];
 } morph__daemon;
 
@@ -130,12 +138,25 @@ void morph__cli_request(morph__daemon *d, int i, json_t *req);
 /* status_srv.c: the reply to "status" (new reference). */
 json_t *morph__cli_status(morph__daemon *d, json_t *req);
 
+/* health.c: heartbeats to the backend's nodes when opt.heartbeat > 0,
+ * resumed from the journal. Errors: MORPH_EINVAL (bad settings),
+ * MORPH_ENOMEM, the backend's read errors. */
+int morph__health_init(morph__daemon *d);
+/* Records what the heartbeats answered (journal, placement, a decision
+ * when a node starts or stops failing); never waits. */
+void morph__health_tick(morph__daemon *d);
+void morph__health_fini(morph__daemon *d);
+
 /* events.c: handles every event the backend has now. */
 void morph__events_drain(morph__daemon *d);
 
 /* sched.c: a decision of the policy engine, carried out. Returns the
  * engine's error (logged and journaled), or MORPH_OK. */
 int morph__sched_decide(morph__daemon *d);
+/* The state node i of the backend's view has for the policy: an UP node
+ * the placement expects to fail (morph_place_failing) is DRAINING. */
+morph_policy_node_state morph__sched_node_state(const morph__daemon *d, const morph__node *n,
+                                                int i);
 
 /* end.c */
 /* The job's processes are gone: settle a resize in flight, give its

@@ -50,6 +50,7 @@ static void fill_limits(morph_policy_job *p, const morph__job *job)
   if (!morph_job_kind_malleable(job->kind))
     p->min = p->pref = p->max = p->req_max;
   p->submit_time = job->submit;
+  p->traffic = job->traffic, p->traffic_n = job->traffic_n;
   /* What libmorph measures (PROGRESS: seconds per iteration, MPI seconds
    * per iteration): MTCT's trend is the last ratio; its running average
    * mixes sizes once the job has been resized, so from then on the last
@@ -96,6 +97,13 @@ static void add_jobs(morph__daemon *d, const morph__backend_view *v, snap_buf *b
     b->s.pending[b->s.npending++] = v->pending[k];
 }
 
+morph_policy_node_state morph__sched_node_state(const morph__daemon *d, const morph__node *n,
+                                                int i)
+{
+  return n->state == MORPH_POLICY_NODE_UP && morph_place_failing(d->place, i)
+             ? MORPH_POLICY_NODE_DRAINING : n->state;
+}
+
 static int build(morph__daemon *d, const morph__backend_view *v, snap_buf *b)
 {
   memset(b, 0, sizeof *b);
@@ -113,8 +121,7 @@ static int build(morph__daemon *d, const morph__backend_view *v, snap_buf *b)
   for (int i = 0; i < v->nnodes; i++)
     b->s.nodes[i] = (morph_policy_node){
         .id = i, .slots = v->nodes[i].slots, .used = v->nodes[i].used,
-        .state = v->nodes[i].state == MORPH_POLICY_NODE_UP && morph_place_failing(d->place, i)
-                     ? MORPH_POLICY_NODE_DRAINING : v->nodes[i].state};
+        .state = morph__sched_node_state(d, &v->nodes[i], i)};
   b->s.nnodes = v->nnodes;
   add_jobs(d, v, b);
   return MORPH_OK;

@@ -178,6 +178,8 @@ int morph__daemon_init(morph__daemon *d, const morph__daemon_opts *opt)
     rc = fail(d, MORPH_EBUSY, "morphd is already running at %s", d->sock);
   if (rc == MORPH_OK)
     rc = journal(d);
+  if (rc == MORPH_OK && (rc = morph__health_init(d)) != MORPH_OK)
+    fail(d, rc, "heartbeats: %s", morph_strerror(rc));
   if (rc == MORPH_OK && (d->listen_fd = morph__listen(d->sock)) < 0)
     rc = fail(d, d->listen_fd, "cannot listen on %s: %s", d->sock, morph_strerror(d->listen_fd));
   if (rc != MORPH_OK)

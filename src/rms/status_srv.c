@@ -14,10 +14,15 @@
 
 static const char *const state_names[] = {"up", "draining", "down"};
 
-static json_t *node_json(const morph__node *n)
+/* Node i as the scheduler sees it: an UP node the placement expects to
+ * fail is draining; with heartbeats, its outage probability. */
+static json_t *node_json(const morph__daemon *d, const morph__node *n, int i)
 {
-  return json_pack("{s:s, s:i, s:i, s:s}", "host", n->host, "slots", n->slots, "used", n->used,
-                   "state", state_names[n->state]);
+  json_t *o = json_pack("{s:s, s:i, s:i, s:s}", "host", n->host, "slots", n->slots, "used",
+                        n->used, "state", state_names[morph__sched_node_state(d, n, i)]);
+  if (o && i < d->beat.nnodes)
+    json_object_set_new(o, "outage", json_real(morph__beat_window_p(&d->beat.nodes[i].win)));
+  return o;
 }
 
 /* "localhost:3,h2:1" */
@@ -91,7 +96,7 @@ json_t *morph__cli_status(morph__daemon *d, json_t *req)
   morph__backend_view v;
   morph__backend_read(d->be, &v);
   for (int n = 0; n < v.nnodes; n++) {
-    json_array_append_new(nodes, node_json(&v.nodes[n]));
+    json_array_append_new(nodes, node_json(d, &v.nodes[n], n));
     free += v.nodes[n].state == MORPH_POLICY_NODE_UP ? v.nodes[n].slots - v.nodes[n].used : 0;
   }
   for (int k = 0; k < d->njobs; k++) {

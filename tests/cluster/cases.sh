@@ -345,6 +345,60 @@ case_apps_hosts() {
   done
 }
 
+# Proactive move (paper 004 beyond the paper): morphd watches the three
+# nodes with heartbeats (TCP to each sshd, every 0.5 s, window 40) and
+# places with tofa, threshold 0.1 (4 missed of 40). A malleable Jacobi
+# runs at 6 on node1..3 (2 per host, each rank prints its host). node3's
+# cable is pulled until morphd says node3 is failing, then plugged again
+# (a flapping link); morphd drains node3 and the granularity policy
+# shrinks the job off it; only then is node3 powered off. The job ends
+# with results equal to a static run, its ranks on node1 and node2 only.
+# Not asked for: morph run's status (mpirun's, below).
+case_morphd_proactive() {
+  [ -x "${MORPH:-}" ] && [ -x "${JACOBI:-}" ] || { echo "no morph or jacobi.ompi: skipped"; exit 77; }
+  eval "$(bash "$C" env)"
+  D=$(mktemp -d /tmp/morph-cluster-test.XXXXXX)
+  trap 'bash "$C" link node3 up >/dev/null 2>&1; stop_morphd; timeout 60 bash "$C" up $N >/dev/null 2>&1' EXIT
+  MORPH_STEP_TIMEOUT=10 bash "$C" daemon head "$D/morphd.pid" "$D/morphd.log" \
+    "$MORPH" daemon -d "$D" --hostfile "$MORPH_CLUSTER_HOSTFILE" -i 1 --policy granularity+easy \
+    --placement tofa --topology "$MORPH_CLUSTER_HOSTFILE" --place-param threshold=0.1 \
+    --heartbeat 0.5 --heartbeat-window 40 || fail "morphd did not start"
+  wait_log listening 20
+  on head "$MORPH" submit -q -d "$D" --min 2 --pref 6 --max 6 "$JACOBI" --iters 250 --delay-ms 50 \
+    --hosts >/dev/null || fail "submit"
+  wait_log "job 1 started" 60
+  local t
+  for ((t = 0; t < 40; t++)); do
+    [ "$(procs_on node1 1) $(procs_on node2 1) $(procs_on node3 1)" = "2 2 2" ] && break
+    sleep 0.5
+  done
+  expect_eq "job 1's processes on node1..3" "$(procs_on node1 1) $(procs_on node2 1) $(procs_on node3 1)" "2 2 2"
+  echo "$(date +%T.%N | cut -c1-12) node3 unplugged"
+  bash "$C" link node3 down || fail "unplug node3"
+  wait_log "node3: outage probability .* failing, draining it" 30
+  bash "$C" link node3 up || fail "plug node3"
+  echo "$(date +%T.%N | cut -c1-12) node3 plugged again"
+  wait_log "job 1: resize [0-9]* done, size 4" 90
+  expect_eq "job 1's processes on node3 after the move" "$(procs_on node3 1)" 0
+  echo "$(date +%T.%N | cut -c1-12) node3 killed"
+  bash "$C" kill node3 || fail "kill node3"
+  # Open MPI 4.1's mpirun counts its orted on node3 (idle since the move,
+  # its ssh session gone with the node) as a daemon that failed and exits
+  # 255 once the job is done: the job said BYE with status 0 first.
+  # In 1 of 4 runs mpirun ended the job itself (status 255, no BYE) 3 s
+  # after node3 died: that fails here at once, with the log.
+  wait_log "job 1 \(completed\|failed\)" 180
+  grep -q "job 1 \(completed (status 0)\|failed (status 255): done\)" "$D/morphd.log" &&
+    { grep -q "job 1 completed" "$D/morphd.log" || grep -q "ORTE was unable to reliably start" "$D/jobs/1.err"; } ||
+    fail "job 1 did not finish its work: $(grep "job 1" "$D/morphd.log" | tail -2) $(tail -3 "$D/jobs/1.err")"
+  grep -q "CHECK PASSED" "$D/jobs/1.out" || fail "job 1: $(tail -3 "$D/jobs/1.out")"
+  local last
+  last=$(grep "rank [0-9] of 4 on" "$D/jobs/1.out" | awk '{print $NF}' | sort | uniq -c | tr -s ' ' | tr '\n' ',')
+  expect_eq "hosts of the ranks at size 4" "$last" " 2 node1, 2 node2,"
+  grep -E "node|job 1" "$D/morphd.log"
+  grep -E "^it|rank" "$D/jobs/1.out"
+}
+
 # check_gone NAME SLOT: nothing of instance NAME (slot SLOT) is left.
 check_gone() {
   local st=${MORPH_CLUSTER_ROOT:-/run/morph-cluster}/$1

@@ -250,4 +250,71 @@ case_racing_decisions_never_double_book() {
   echo "PASS: $(q "SELECT COUNT(*) FROM resizes WHERE op != 'start'") resizes, no double booking"
 }
 
+# listen ADDR PORT: a node's sshd stand-in that accepts and closes every
+# connection (a heartbeat answered), in the background; its PID in $!.
+listen() {
+  python3 -c 'import socket, sys
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind((sys.argv[1], int(sys.argv[2]))); s.listen(64)
+while True: s.accept()[0].close()' "$1" "$2" &
+}
+
+# Node monitoring: two nodes (127.0.0.1, 127.0.0.2) answer heartbeats on a
+# port of their own; the second stops answering, its outage probability
+# rises past the placement's threshold (journaled: nodes table, a 'node'
+# event) and it is drained; a morphd restarted on the same journal goes on
+# from the journaled window (failing before its first new heartbeat).
+case_heartbeat_missed_node_rises_journaled_survives_restart() {
+  port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  listen 127.0.0.1 "$port"; l1=$!
+  listen 127.0.0.2 "$port"; l2=$!
+  trap 'kill $l1 $l2 2>/dev/null || true; cleanup' EXIT
+  for _ in $(seq 100); do # python starts slowly under load
+    (exec 3<>"/dev/tcp/127.0.0.1/$port" && exec 4<>"/dev/tcp/127.0.0.2/$port") 2>/dev/null && break
+    sleep 0.1
+  done
+  printf '127.0.0.1 slots=2\n127.0.0.2 slots=2\n' > "$T/hosts"
+  beat=(--hostfile "$T/hosts" --placement tofa --topology "$T/hosts" --place-param threshold=0.3
+        --heartbeat 0.3 --heartbeat-port "$port" --heartbeat-window 10 --interval 0.5)
+  start_daemon "${beat[@]}"
+  wait_for 20 "SELECT COUNT(*) FROM nodes WHERE beats LIKE '%000' AND p = 0" 2
+  kill "$l2"; wait "$l2" 2>/dev/null || true
+  wait_for 20 "SELECT COUNT(*) FROM events WHERE kind = 'node' AND text LIKE '127.0.0.2:%failing, draining%'" 1
+  p=$(q "SELECT p FROM nodes WHERE host = '127.0.0.2'")
+  awk -v p="$p" 'BEGIN { exit !(p >= 0.3) }' || fail "p of the silent node is $p"
+  [ "$(q "SELECT p FROM nodes WHERE host = '127.0.0.1'")" = 0.0 ] || fail "the answering node's p rose"
+  "$MORPH" status -d "$D" --json | grep -q '"draining"' || fail "the failing node is not drained: $("$MORPH" status -d "$D")"
+  kill -9 "$daemon_pid"; wait "$daemon_pid" 2>/dev/null || true
+  before=$(q "SELECT MAX(id) FROM events")
+  start_daemon "${beat[@]}"
+  # Written while the restarted morphd set up, before its 'started' event.
+  first=$(q "SELECT MIN(id) FROM events WHERE id > $before AND kind = 'node' AND text LIKE '127.0.0.2:%failing, draining%'")
+  started=$(q "SELECT MIN(id) FROM events WHERE id > $before AND kind = 'daemon' AND text LIKE 'started%'")
+  [ -n "$first" ] && [ "$first" -lt "$started" ] || fail "the restarted morphd did not resume the window (events: $(q "SELECT id, kind, text FROM events WHERE id > $before"))"
+  echo "PASS: silent node at p=$p, journaled, failing again right after the restart"
+}
+
+# morph submit --matrix: a Matrix Market file (what morph prof writes) is
+# sent with the job and journaled (jobs.traffic: "n [row-major counts]"),
+# kept across a restart; a malformed one is refused by morph submit with
+# the file, line and field, and nothing is queued.
+case_submit_matrix_journaled_bad_file_named() {
+  start_daemon --slots 4 --interval 0.5
+  printf '%%%%MatrixMarket matrix coordinate integer general\n2 2 2\n1 2 700\n2 1 300\n' > "$T/m.mtx"
+  a=$(submit --matrix "$T/m.mtx" -n 2 "$BIN/jacobi.ompi" --iters 20)
+  [ "$(q "SELECT traffic FROM jobs WHERE id = $a")" = "2 [0,700,300,0]" ] || fail "traffic: $(q "SELECT traffic FROM jobs")"
+  printf '%%%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 x 5\n' > "$T/bad.mtx"
+  if "$MORPH" submit -d "$D" --matrix "$T/bad.mtx" -n 2 /bin/true > "$T/err" 2>&1; then fail "bad matrix accepted"; fi
+  grep -q "bad.mtx:3" "$T/err" || fail "the error does not name file and line: $(cat "$T/err")"
+  all_final 60
+  kill -9 "$daemon_pid"; wait "$daemon_pid" 2>/dev/null || true
+  start_daemon --slots 4 --interval 0.5
+  b=$(submit -n 1 "$BIN/jacobi.ompi" --iters 5)
+  all_final 60
+  [ "$(q "SELECT traffic FROM jobs WHERE id = $a")" = "2 [0,700,300,0]" ] || fail "traffic after restart"
+  [ "$(q "SELECT COUNT(*) FROM jobs")" = 2 ] || fail "the refused submission was queued"
+  passed "$a"; passed "$b"
+  echo "PASS: matrix journaled and kept, bad file named: $(cat "$T/err")"
+}
+
 "case_$1"

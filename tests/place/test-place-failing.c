@@ -39,6 +39,33 @@ static void failing_at_or_above_threshold(void **state)
   morph_place_destroy(ff);
 }
 
+/* morphd's heartbeat estimates (morph_place_outage_set): they make a node
+ * failing with a topology; a faults file pins the probabilities; a
+ * strategy without probabilities or a topology says ENOSYS. */
+static void outage_estimates_set_failing_unless_file(void **state)
+{
+  (void)state;
+  morph_place_param est[] = {{"topology", "data/torus44.topo"}, {"threshold", "0.3"}};
+  morph_place *p, *flat, *ff, *pinned = tofa("0.3");
+  assert_int_equal(morph_place_create("tofa", est, 2, &p), MORPH_OK);
+  assert_int_equal(morph_place_failing(p, 3), 0);
+  assert_int_equal(morph_place_outage_set(p, 3, 0.35), MORPH_OK);
+  assert_int_equal(morph_place_failing(p, 3), 1);
+  assert_int_equal(morph_place_outage_set(p, 3, 0.0), MORPH_OK);
+  assert_int_equal(morph_place_failing(p, 3), 0);
+  assert_int_equal(morph_place_outage_set(p, 16, 0.5), MORPH_EINVAL);
+  assert_int_equal(morph_place_outage_set(p, 3, 1.5), MORPH_EINVAL);
+  assert_int_equal(morph_place_outage_set(pinned, 3, 0.9), MORPH_OK);
+  assert_int_equal(morph_place_failing(pinned, 3), 0); /* the file says 0 */
+  assert_int_equal(morph_place_create("tofa", &est[1], 1, &flat), MORPH_OK);
+  assert_int_equal(morph_place_outage_set(flat, 3, 0.9), MORPH_ENOSYS);
+  assert_int_equal(morph_place_create("firstfit", NULL, 0, &ff), MORPH_OK);
+  assert_int_equal(morph_place_outage_set(ff, 3, 0.9), MORPH_ENOSYS);
+  assert_int_equal(morph_place_outage_set(NULL, 3, 0.9), MORPH_EINVAL);
+  morph_place_destroy(p), morph_place_destroy(pinned), morph_place_destroy(flat);
+  morph_place_destroy(ff);
+}
+
 static void job_shrinks_off_failing_node(void **state)
 {
   (void)state;
@@ -72,6 +99,7 @@ static void job_shrinks_off_failing_node(void **state)
 int main(int argc, char **argv)
 {
   const struct CMUnitTest all[] = {cmocka_unit_test(failing_at_or_above_threshold),
+                                   cmocka_unit_test(outage_estimates_set_failing_unless_file),
                                    cmocka_unit_test(job_shrinks_off_failing_node)};
   if (argc > 1)
     cmocka_set_test_filter(argv[1]);

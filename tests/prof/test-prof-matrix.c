@@ -118,6 +118,9 @@ static void malformed_files_name_line_and_field(void **state)
   expect_parse_error(m, "e11.mtx", buf, "e11.mtx:3: row: missing or not a number");
   snprintf(buf, sizeof buf, "%s3 3\n", h);
   expect_parse_error(m, "e12.mtx", buf, "e12.mtx:2: entries: missing");
+  /* fuzz-matrix: 60000 rows made the loader ask for 2 x 28.8 GB. */
+  snprintf(buf, sizeof buf, "%s60000 60000 1\n1 1 1\n", h);
+  expect_parse_error(m, "e13.mtx", buf, "e13.mtx:2: rows: 60000 is outside 1..8192");
   assert_int_equal(morph_comm_matrix_load(m, path_of("absent.mtx"), MORPH_CM_BYTES), MORPH_EIO);
   assert_non_null(strstr(morph_comm_matrix_errmsg(m), "absent.mtx: cannot read"));
   morph_comm_matrix_destroy(m);

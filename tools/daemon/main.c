@@ -35,6 +35,11 @@ static const char usage_text[] =
   "      --topology FILE   placement: the machine (docs/topology.md; tofa, greedy, random)\n"
   "      --faults FILE     placement: outage probabilities, \"NODE P\" lines\n"
   "      --place-param KEY=VAL  placement parameter, repeatable (seed=1, migration=10)\n"
+  "      --heartbeat S     watch the nodes: a heartbeat (TCP connect) to each every S\n"
+  "                        seconds; missed ones give its outage probability\n"
+  "                        (journaled; tofa/greedy/random use it, --faults wins)\n"
+  "      --heartbeat-port P  the port a node answers on (default 22, sshd)\n"
+  "      --heartbeat-window N  heartbeats the estimate counts (default 20, max 64)\n"
   "  -i, --interval S      seconds between periodic decisions (default 5)\n"
   "      --resize-timeout S  seconds a job has to answer a resize (default 300);\n"
   "                        then the resize fails, the job keeps its size\n"
@@ -49,7 +54,8 @@ static const char usage_text[] =
   "size and reattach when it starts again on the same folder.\n";
 
 enum { OPT_SOCKET = 256, OPT_JOURNAL, OPT_HOSTFILE, OPT_PARAM, OPT_LAUNCHER, OPT_STOP, OPT_KILL,
-       OPT_LIST, OPT_PLACEMENT, OPT_TOPOLOGY, OPT_FAULTS, OPT_PLACE_PARAM, OPT_RESIZE_TIMEOUT };
+       OPT_LIST, OPT_PLACEMENT, OPT_TOPOLOGY, OPT_FAULTS, OPT_PLACE_PARAM, OPT_RESIZE_TIMEOUT,
+       OPT_HEARTBEAT, OPT_HEARTBEAT_PORT, OPT_HEARTBEAT_WINDOW };
 
 static const struct option long_opts[] = {
   {"dir", required_argument, NULL, 'd'},         {"socket", required_argument, NULL, OPT_SOCKET},
@@ -64,6 +70,9 @@ static const struct option long_opts[] = {
   {"topology", required_argument, NULL, OPT_TOPOLOGY}, {"faults", required_argument, NULL, OPT_FAULTS},
   {"place-param", required_argument, NULL, OPT_PLACE_PARAM},
   {"resize-timeout", required_argument, NULL, OPT_RESIZE_TIMEOUT},
+  {"heartbeat", required_argument, NULL, OPT_HEARTBEAT},
+  {"heartbeat-port", required_argument, NULL, OPT_HEARTBEAT_PORT},
+  {"heartbeat-window", required_argument, NULL, OPT_HEARTBEAT_WINDOW},
   {NULL, 0, NULL, 0},
 };
 
@@ -127,6 +136,19 @@ static int number(const char *arg, double lo, double *out)
   return 0;
 }
 
+/* A whole number in 1..max. */
+static int integer(const char *arg, int max, int *out)
+{
+  char *end;
+  long v = strtol(arg, &end, 10);
+  if (!*arg || *end || v < 1 || v > max) {
+    fprintf(stderr, "morph daemon: '%s' is not a whole number in 1..%d\n", arg, max);
+    return 2;
+  }
+  *out = (int)v;
+  return 0;
+}
+
 static int option(cli_opts *o, int c, char *arg)
 {
   double v;
@@ -145,6 +167,9 @@ static int option(cli_opts *o, int c, char *arg)
   case OPT_PLACE_PARAM: return add_place_param(o, NULL, arg);
   case 'i': return number(arg, 0.05, &o->d.interval);
   case OPT_RESIZE_TIMEOUT: return number(arg, 0.1, &o->d.resize_timeout);
+  case OPT_HEARTBEAT: return number(arg, 0.05, &o->d.heartbeat);
+  case OPT_HEARTBEAT_PORT: return integer(arg, 65535, &o->d.heartbeat_port);
+  case OPT_HEARTBEAT_WINDOW: return integer(arg, MORPH__BEAT_WINDOW_MAX, &o->d.heartbeat_window);
   case OPT_LAUNCHER: o->d.launcher = arg; return 0;
   case 'v': o->d.verbose++; return 0;
   case OPT_STOP: o->stop = 1; return 0;

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "morph/error.h"
+#include "morph/prof.h"
 #include "morph/workload.h"
 #include "rms/client.h"
 #include "submit.h"
@@ -28,6 +29,9 @@ static const char usage_text[] =
   "  -e, --error FILE      the job's stderr (default DIR/jobs/ID.err)\n"
   "  -d, --dir DIR         morphd's folder ($MORPH_DIR, default /tmp/morph-<uid>)\n"
   "      --socket PATH     morphd's socket (default DIR/morphd.sock)\n"
+  "      --matrix FILE     the job's communication matrix (Matrix Market, as morph\n"
+  "                        prof writes it, bytes): placements with a topology\n"
+  "                        (tofa, greedy) use it instead of uniform traffic\n"
   "  -q, --quiet           print only the job id\n"
   "      --slurm           submit to Slurm with sbatch instead: a script that runs\n"
   "                        morph run, which registers the job with morphd\n"
@@ -53,6 +57,7 @@ static const struct option long_opts[] = {
   {"help", no_argument, NULL, 'h'},        {"slurm", no_argument, NULL, 5},
   {"server", required_argument, NULL, 6},  {"ppn", required_argument, NULL, 7},
   {"partition", required_argument, NULL, 'p'}, {"print", no_argument, NULL, 8},
+  {"matrix", required_argument, NULL, 9},
   {NULL, 0, NULL, 0},
 };
 
@@ -103,6 +108,7 @@ static int option(sub_opts *o, int c, const char *arg)
   case 7: return count(arg, &o->ppn);
   case 'p': o->partition = arg; return 0;
   case 8: o->print = 1; return 0;
+  case 9: o->matrix = arg; return 0;
   }
   return 2;
 }
@@ -152,6 +158,31 @@ static json_t *build(sub_opts *o, morph_job_kind kind, char **prog, int n, const
   return r;
 }
 
+/* --matrix: the file's byte counts as "traffic" (n * n, row-major) and
+ * "traffic_n" in the request. Returns 0, or 2 with the parser's message
+ * (file, line, field). */
+static int add_matrix(const sub_opts *o, json_t *r)
+{
+  morph_comm_matrix *m;
+  if (!o->matrix)
+    return 0;
+  if (morph_comm_matrix_create(0, &m) != MORPH_OK)
+    return bad("out of memory reading", o->matrix);
+  int rc = morph_comm_matrix_load(m, o->matrix, MORPH_CM_BYTES);
+  if (rc != MORPH_OK) {
+    fprintf(stderr, "morph submit: %s\n", morph_comm_matrix_errmsg(m));
+    morph_comm_matrix_destroy(m);
+    return 2;
+  }
+  json_t *a = json_array();
+  for (size_t k = 0; a && k < (size_t)m->n * (size_t)m->n; k++)
+    json_array_append_new(a, json_integer((json_int_t)m->bytes[k]));
+  json_object_set_new(r, "traffic", a);
+  json_object_set_new(r, "traffic_n", json_integer(m->n));
+  morph_comm_matrix_destroy(m);
+  return 0;
+}
+
 int main(int argc, char **argv)
 {
   sub_opts o;
@@ -174,11 +205,17 @@ int main(int argc, char **argv)
   char cwd[PATH_MAX];
   if (!getcwd(cwd, sizeof cwd))
     return bad("cannot read the current folder", NULL);
+  json_t *req = build(&o, kind, argv + optind, argc - optind, cwd), *reply;
+  if (add_matrix(&o, req)) {
+    json_decref(req);
+    return 2;
+  }
   morph__cli cli;
-  if (morph__cli_paths(&cli, o.dir, o.sock) != MORPH_OK || morph__cli_connect(&cli, 1) != MORPH_OK)
+  if (morph__cli_paths(&cli, o.dir, o.sock) != MORPH_OK || morph__cli_connect(&cli, 1) != MORPH_OK) {
+    json_decref(req);
     return 1;
-  json_t *reply;
-  int rc = morph__cli_call(&cli, build(&o, kind, argv + optind, argc - optind, cwd), &reply, 10);
+  }
+  int rc = morph__cli_call(&cli, req, &reply, 10);
   morph__cli_close(&cli);
   if (rc != MORPH_OK) {
     fprintf(stderr, "morph submit: %s\n", cli.errmsg);

@@ -11,6 +11,7 @@ typedef struct sub_opts {
   int slurm, print, ppn;     /* --slurm, --print, --ppn */
   const char *server;        /* --server: morphd's address for the job's morph run */
   const char *partition;     /* --partition */
+  const char *matrix;        /* --matrix FILE: the job's communication matrix */
 } sub_opts;
 
 /* Writes the sbatch script of the job (prog: n words) and submits it with

@@ -1,0 +1,86 @@
+/* The job's communication matrix in the placement stage (morph submit
+ * --matrix; morph_policy_job.traffic): on a 4x4 torus (data/torus44.topo,
+ * node i at x = i % 4, y = i / 4), a job of 4 whose ranks 0 and 2, and 1
+ * and 3, talk. Without the matrix (every pair alike) tofa puts the ranks
+ * in order on the ring 4..7, so 0 and 2 are two links apart; with it, each
+ * talking pair is one link apart (tofa and greedy). Run in tests/place (the data files). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "morph/topology.h"
+#include "place_harness.h"
+
+/* rank -> node of the START of a 4-process job, placed by `strategy`. */
+static void place4(const char *strategy, const uint64_t *traffic, int node[4])
+{
+  test_snap t;
+  test_snap_parse(&t, "nodes 16 1; run 1 rigid 1 @ 1; pend 2 rigid 4");
+  t.pending[0].traffic = traffic;
+  t.pending[0].traffic_n = traffic ? 4 : 0;
+  morph_place_param p = {"topology", "data/torus44.topo"};
+  morph_place *pl;
+  assert_int_equal(morph_place_create(strategy, &p, 1, &pl), MORPH_OK);
+  morph_policy_actions a;
+  memset(&a, 0, sizeof a);
+  place_actions_parse(&t, "start 2 4", &a);
+  assert_int_equal(morph_place_actions(pl, &t.s, &a), MORPH_OK);
+  assert_int_equal(a.v[0].alloc_count, 4);
+  for (int r = 0; r < 4; r++)
+    node[r] = a.allocs[a.v[0].alloc_first + r].node;
+  morph_policy_actions_free(&a);
+  morph_place_destroy(pl);
+}
+
+static int hops(int u, int v)
+{
+  morph_topo *t;
+  assert_int_equal(morph_topo_create(&t), MORPH_OK);
+  assert_int_equal(morph_topo_load(t, "data/torus44.topo"), MORPH_OK);
+  morph_link l[16];
+  int n = morph_topo_route(t, u, v, l, 16);
+  morph_topo_destroy(t);
+  return n;
+}
+
+/* With the matrix each talking pair is one link apart; without it, for
+ * tofa, ranks 0 and 2 are `uniform_hops` apart (0: not checked). */
+static void check(const char *strategy, int uniform_hops)
+{
+  static const uint64_t pairs[16] = {0, 0, 900, 0, /* 0 <-> 2, 1 <-> 3 */
+                                     0, 0, 0, 900, 900, 0, 0, 0, 0, 900, 0, 0};
+  int uniform[4], known[4];
+  place4(strategy, NULL, uniform);
+  place4(strategy, pairs, known);
+  if (uniform_hops)
+    assert_int_equal(hops(uniform[0], uniform[2]), uniform_hops);
+  assert_int_equal(hops(known[0], known[2]), 1);
+  assert_int_equal(hops(known[1], known[3]), 1);
+}
+
+static void tofa_matrix_puts_talking_ranks_side_by_side(void **state)
+{
+  (void)state;
+  check("tofa", 2);
+}
+
+static void greedy_matrix_puts_talking_ranks_side_by_side(void **state)
+{
+  (void)state;
+  check("greedy", 0); /* greedy alternates sides even without it */
+}
+
+int main(int argc, char **argv)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(tofa_matrix_puts_talking_ranks_side_by_side),
+    cmocka_unit_test(greedy_matrix_puts_talking_ranks_side_by_side),
+  };
+  if (argc > 1)
+    cmocka_set_test_filter(argv[1]);
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
