@@ -35,11 +35,16 @@ typedef struct morph__data {
   int64_t *ucount;    /* VARCOUNT: the caller's local length */
   int64_t local;      /* BLOCK*: local length under the current size */
   morph_callbacks cb; /* CALLBACKS */
+  int constant;       /* BLOCK*, VARCOUNT: unchanged between
+                         morph_begin_overlap() and morph_commit(), so it
+                         moves in the background (morph_data_set_constant) */
 } morph__data;
 
 /* What joiners need to know about their window, sent by rank 0. */
 typedef struct morph__window_wire {
   int id, seq, old_size, new_size, mechanism;
+  int overlap;          /* the old processes opened it with
+                           morph_begin_overlap() */
   int min, max, pref, sched_iterations;
   int64_t iteration, skip;
   double step_timeout, sched_period;

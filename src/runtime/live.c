@@ -300,7 +300,7 @@ static int send_wire(morph_ctx *ctx, morph__window *w)
 {
   ctx->wire = (morph__window_wire){
     .id = w->id, .seq = w->seq, .old_size = w->old_size, .new_size = w->new_size,
-    .mechanism = w->mechanism, .min = ctx->opts.min_procs, .max = ctx->opts.max_procs,
+    .mechanism = w->mechanism, .overlap = w->overlap, .min = ctx->opts.min_procs, .max = ctx->opts.max_procs,
     .pref = ctx->opts.pref_procs, .sched_iterations = ctx->opts.sched_iterations,
     .iteration = w->iteration, .skip = ctx->skip, .step_timeout = w->step_timeout,
     .sched_period = ctx->opts.sched_period,
@@ -536,7 +536,7 @@ static morph__window *window_from_wire(morph_ctx *ctx, MPI_Comm merged, MPI_Comm
     return NULL;
   w->id = wire->id, w->seq = wire->seq, w->old_size = wire->old_size, w->new_size = wire->new_size;
   w->mechanism = (morph_mechanism)wire->mechanism, w->iteration = wire->iteration;
-  w->step_timeout = wire->step_timeout;
+  w->step_timeout = wire->step_timeout, w->overlap = wire->overlap;
   w->joiner = 1, w->newcomm = merged, w->intercomm = parent;
   w->staycomm = w->spawncomm = MPI_COMM_NULL;
   w->nonstay_lo = wire->old_size, w->nonstay_hi = wire->new_size;
