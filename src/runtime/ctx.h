@@ -129,6 +129,10 @@ int morph__fail(morph_ctx *ctx, int err, const char *fmt, ...) __attribute__((fo
 /* Sets ctx->comm (taking ownership) and refreshes rank and size (base.c). */
 void morph__set_comm(morph_ctx *ctx, MPI_Comm comm);
 
+/* Ends the process at once, without MPI_Finalize and without atexit
+ * handlers (which could call into MPI). Each caller says why (ctx.c). */
+void morph__end_process(int code) __attribute__((noreturn));
+
 /* Finds a registration by name; NULL if none (registry.c). */
 morph__data *morph__data_find(const morph_ctx *ctx, const char *name);
 
