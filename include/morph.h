@@ -36,9 +36,13 @@
  * current communicator, in the same order, with the same arguments unless
  * stated otherwise. A joiner counts as a member from morph_open() on.
  *
- * Threads. A context is used by one thread at a time. The live mechanism's
- * spawn time limit needs MPI_THREAD_MULTIPLE (see morph_options); without
- * it the spawn has no time limit and morph says so once.
+ * Threads. A context is used by one thread at a time. A live spawn is
+ * limited by step_timeout (morph_options) at every thread level. With
+ * MPI_THREAD_MULTIPLE a spawn that hangs is abandoned and the window rolls
+ * back; below it no other thread may call MPI, so a watchdog thread (which
+ * calls no MPI) ends the job with status 1 and a message naming the cause
+ * instead of letting it hang for good. Prefer MPI_Init_thread with
+ * MPI_THREAD_MULTIPLE.
  */
 #ifndef MORPH_H
 #define MORPH_H

@@ -13,10 +13,11 @@
  * while up to K more iterations run at the old size; x moves at the
  * commit) instead of morph_point. Either way rank 0 prints, after each
  * resize, the time the iteration loop lost to it:
- *   RESIZE lost_s=.. window_s=.. overlapped=K iter_s=..
+ *   RESIZE M->N lost_s=.. window_s=.. overlapped=K iter_s=.. redist_s=..
  * lost = window - overlapped * iter, with window the time from the start
  * of the iteration that opened the window to the end of the commit and
- * iter the median of the 8 iterations before it.
+ * iter the median of the 8 iterations before it; redist the part of the
+ * window spent moving data while the loop waited (morph_last_report).
  *
  * Lines that exist only for malleability end with a morph comment.
  */
@@ -152,8 +153,8 @@ static void loss_tick(loss_clock *c, const morph_ctx *m, double t_start, int ope
   double iter = median_iter(c), window = now - c->start;
   int k = c->overlapped + 1;
   if (morph_rank(m) == 0 && r.outcome == MORPH_OK)
-    printf("RESIZE lost_s=%.4f window_s=%.4f overlapped=%d iter_s=%.4f\n", window - k * iter,
-           window, k - 1, iter);
+    printf("RESIZE %d->%d lost_s=%.4f window_s=%.4f overlapped=%d iter_s=%.4f redist_s=%.4f\n",
+           r.old_size, r.new_size, window - k * iter, window, k - 1, iter, r.t_redist);
   c->start = 0, c->n = 0;
 }
 
