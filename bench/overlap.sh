@@ -76,7 +76,7 @@ stat() {
       med = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
       printf "%.3f[%.3f,%.3f]\n", med, v[1], v[NR] }'
 }
-ratio() { awk -v a="${1%%[*}" -v b="${2%%[*}" 'BEGIN { printf "%.2f", b > 0 ? a / b : 0 }'; }
+ratio() { awk -v a="${1%%[*}" -v b="${2%%[*}" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
 line="RESULT"
 for kind in expand shrink; do
   b=$(stat blocking $kind) o=$(stat overlapped $kind)

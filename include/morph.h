@@ -439,8 +439,9 @@ int morph_commit(morph_ctx *ctx, int outcome, morph_status *status);
 /*
  * Declares a block, block-cyclic or varcount registration constant (1) or
  * not (0, the default): between morph_begin_overlap() and morph_commit()
- * the application does not write its local part (it may read it), so it
- * can move in the background. All processes, same values (part of the
+ * the application does not write its local part (it may read it), and for
+ * varcount data neither changes *count nor reallocates *buf (the
+ * transfers read the buffer in place), so it can move in the background. All processes, same values (part of the
  * registration check: a difference rolls the first window back with
  * MORPH_EMISMATCH). Without morph_begin_overlap() the flag changes
  * nothing. A write to constant data inside the window is caught: morph

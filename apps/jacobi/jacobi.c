@@ -13,11 +13,12 @@
  * while up to K more iterations run at the old size; x moves at the
  * commit) instead of morph_point. Either way rank 0 prints, after each
  * resize, the time the iteration loop lost to it:
- *   RESIZE M->N lost_s=.. window_s=.. overlapped=K iter_s=.. redist_s=..
+ *   RESIZE M->N lost_s=.. window_s=.. overlapped=K iter_s=.. prepare_s=..
+ *     redist_s=.. commit_s=..
  * lost = window - overlapped * iter, with window the time from the start
  * of the iteration that opened the window to the end of the commit and
- * iter the median of the 8 iterations before it; redist the part of the
- * window spent moving data while the loop waited (morph_last_report).
+ * iter the median of the 8 iterations before it; prepare, redist and commit
+ * the phases of morph_last_report (redist: only what the loop waited for).
  *
  * Lines that exist only for malleability end with a morph comment.
  */
@@ -153,8 +154,9 @@ static void loss_tick(loss_clock *c, const morph_ctx *m, double t_start, int ope
   double iter = median_iter(c), window = now - c->start;
   int k = c->overlapped + 1;
   if (morph_rank(m) == 0 && r.outcome == MORPH_OK)
-    printf("RESIZE %d->%d lost_s=%.4f window_s=%.4f overlapped=%d iter_s=%.4f redist_s=%.4f\n",
-           r.old_size, r.new_size, window - k * iter, window, k - 1, iter, r.t_redist);
+    printf("RESIZE %d->%d lost_s=%.4f window_s=%.4f overlapped=%d iter_s=%.4f prepare_s=%.4f "
+           "redist_s=%.4f commit_s=%.4f\n", r.old_size, r.new_size, window - k * iter, window,
+           k - 1, iter, r.t_spawn, r.t_redist, r.t_commit);
   c->start = 0, c->n = 0;
 }
 

@@ -52,11 +52,15 @@ int morph__redist_finish(morph__redist_xfer *x, double deadline, int64_t *bytes_
     *bytes_sent = 0;
   int done = 0, err = MORPH_OK;
   /* Polled like exec.c's wait, so that the deadline holds when a peer
-   * never answers. */
-  while (!err && !done) {
+   * never answers; but a joiner may wait here while the old processes
+   * compute for several iterations, so a long wait backs off to short
+   * sleeps instead of taking a core from them. */
+  for (long spins = 0; !err && !done; spins++) {
     err = morph__redist_test(x, &done);
     if (!err && !done && deadline > 0 && morph__now() > deadline)
       err = MORPH_ETIMEDOUT;
+    if (!err && !done && spins > 10000)
+      morph__sleep(0.0002);
   }
   if (!err && bytes_sent)
     *bytes_sent = x->remote_bytes;

@@ -107,12 +107,21 @@ static void *alloc_part(size_t bytes)
   return p;
 }
 
-int morph__data_plan(const morph__data *d, const morph__window *w, int me, double deadline,
-                     morph__plan *plan, void **nb)
+/* Bytes a plan brings to this process from the others. */
+static int64_t received(const morph__plan *plan, int me, size_t elem_size)
+{
+  int64_t n = 0;
+  for (size_t k = 0; k < plan->nrecv; k++)
+    if (plan->recv[k].peer != me)
+      n += plan->recv[k].count;
+  return n * (int64_t)elem_size;
+}
+
+int morph__data_plan(const morph__data *d, morph__window *w, int me, int i, double deadline,
+                     morph__plan *plan)
 {
   int64_t *counts = NULL;
   int rc = MORPH_OK;
-  *nb = NULL;
   if (d->kind == MORPH__DATA_VARCOUNT)
     rc = gather_counts(d, w->newcomm, me, w->old_size, deadline, &counts);
   if (rc != MORPH_OK)
@@ -124,35 +133,24 @@ int morph__data_plan(const morph__data *d, const morph__window *w, int me, doubl
   free(counts);
   if (rc != MORPH_OK)
     return rc;
-  if (!(*nb = alloc_part(((size_t)plan->new_count + 1) * d->elem_size))) {
+  if (!(w->newbufs[i] = alloc_part(((size_t)plan->new_count + 1) * d->elem_size))) {
     morph__plan_free(plan);
     return MORPH_ENOMEM;
   }
+  w->newcounts[i] = plan->new_count;
+  w->bytes += received(plan, me, d->elem_size);
   return MORPH_OK;
-}
-
-int64_t morph__plan_received(const morph__plan *plan, int me, size_t elem_size)
-{
-  int64_t n = 0;
-  for (size_t k = 0; k < plan->nrecv; k++)
-    if (plan->recv[k].peer != me)
-      n += plan->recv[k].count;
-  return n * (int64_t)elem_size;
 }
 
 static int move_distributed(morph__data *d, morph__window *w, int me, int i, double deadline)
 {
   morph__plan plan;
-  void *nb;
-  int rc = morph__data_plan(d, w, me, deadline, &plan, &nb);
+  int rc = morph__data_plan(d, w, me, i, deadline, &plan);
   if (rc != MORPH_OK)
     return rc;
   const void *ob = me < w->old_size ? *d->ubuf : NULL;
-  rc = morph__redist_exec(w->newcomm, &plan, ob, nb, d->elem_size, d->type, TAG_DATA + i,
-                          deadline, NULL);
-  w->newbufs[i] = nb;
-  w->newcounts[i] = plan.new_count;
-  w->bytes += morph__plan_received(&plan, me, d->elem_size);
+  rc = morph__redist_exec(w->newcomm, &plan, ob, w->newbufs[i], d->elem_size, d->type,
+                          TAG_DATA + i, deadline, NULL);
   morph__plan_free(&plan);
   return rc;
 }

@@ -16,16 +16,15 @@ int morph__data_move(morph_ctx *ctx, morph__window *w);
  * Errors: MORPH_ENOMEM. */
 int morph__data_buffers(const morph_ctx *ctx, morph__window *w);
 
-/* The plan of a block, block-cyclic or varcount registration for process
- * `me` of w->newcomm, and its new local part, allocated (move.c). Varcount
- * gathers the old lengths (collective over w->newcomm, until `deadline`).
+/* The plan of block, block-cyclic or varcount registration i for process
+ * `me` of w->newcomm; its new local part is allocated into w->newbufs[i]
+ * (its length into w->newcounts[i], the bytes it will receive added to
+ * w->bytes), ready for the transfer (move.c). Varcount gathers the old
+ * lengths (collective over w->newcomm, until `deadline`).
  * Errors: MORPH_ENOMEM, MORPH_EINVAL, MORPH_EMPI, MORPH_ETIMEDOUT; on error
- * nothing is left allocated (*nb NULL). */
-int morph__data_plan(const morph__data *d, const morph__window *w, int me, double deadline,
-                     morph__plan *plan, void **nb);
-
-/* Bytes a plan brings to process `me` from the others (move.c). */
-int64_t morph__plan_received(const morph__plan *plan, int me, size_t elem_size);
+ * no plan is left allocated and w->newbufs[i] is NULL. */
+int morph__data_plan(const morph__data *d, morph__window *w, int me, int i, double deadline,
+                     morph__plan *plan);
 
 /* 1 if rank p of w->newcomm is a joiner or a leaver of the window (move.c). */
 int morph__window_nonstay(const morph__window *w, int p);

@@ -64,17 +64,13 @@ static int start_one(morph_ctx *ctx, morph__window *w, overlap *o, int me, int i
 {
   morph__data *d = &ctx->data[i];
   morph__plan plan;
-  void *nb;
-  int rc = morph__data_plan(d, w, me, deadline, &plan, &nb);
+  int rc = morph__data_plan(d, w, me, i, deadline, &plan);
   if (rc != MORPH_OK)
     return rc;
   const void *ob = me < w->old_size ? *d->ubuf : NULL;
-  rc = morph__redist_start(o->comm, &plan, ob, nb, d->elem_size, d->type, TAG_BACKGROUND + i,
-                           &o->xfer[i]);
-  /* Set even on failure: posted receives may still write into it. */
-  w->newbufs[i] = nb;
-  w->newcounts[i] = plan.new_count;
-  w->bytes += morph__plan_received(&plan, me, d->elem_size);
+  /* On failure w->newbufs[i] stays: posted receives may still write. */
+  rc = morph__redist_start(o->comm, &plan, ob, w->newbufs[i], d->elem_size, d->type,
+                           TAG_BACKGROUND + i, &o->xfer[i]);
   morph__plan_free(&plan);
   if (rc == MORPH_OK && ob)
     o->hash[i] = hash_bytes(ob, old_bytes(d));
