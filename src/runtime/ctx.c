@@ -196,12 +196,6 @@ int morph_open(MPI_Comm comm, const morph_options *opts, morph_ctx **out)
   return MORPH_OK;
 }
 
-void morph__end_process(int code)
-{
-  fflush(stdout);
-  fflush(stderr);
-  _exit(code);
-}
 
 /* Finalize of a healthy job takes well under a second here; one that
  * takes this long is stuck (see finalize_guarded). */

@@ -130,7 +130,7 @@ int morph__fail(morph_ctx *ctx, int err, const char *fmt, ...) __attribute__((fo
 void morph__set_comm(morph_ctx *ctx, MPI_Comm comm);
 
 /* Ends the process at once, without MPI_Finalize and without atexit
- * handlers (which could call into MPI). Each caller says why (ctx.c). */
+ * handlers (which could call into MPI). Each caller says why (base.c). */
 void morph__end_process(int code) __attribute__((noreturn));
 
 /* Finds a registration by name; NULL if none (registry.c). */
