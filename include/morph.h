@@ -36,9 +36,13 @@
  * current communicator, in the same order, with the same arguments unless
  * stated otherwise. A joiner counts as a member from morph_open() on.
  *
- * Threads. A context is used by one thread at a time. The live mechanism's
- * spawn time limit needs MPI_THREAD_MULTIPLE (see morph_options); without
- * it the spawn has no time limit and morph says so once.
+ * Threads. A context is used by one thread at a time. A live spawn is
+ * limited by step_timeout (morph_options) at every thread level. With
+ * MPI_THREAD_MULTIPLE a spawn that hangs is abandoned and the window rolls
+ * back; below it no other thread may call MPI, so a watchdog thread (which
+ * calls no MPI) ends the job with status 1 and a message naming the cause
+ * instead of letting it hang for good. Prefer MPI_Init_thread with
+ * MPI_THREAD_MULTIPLE.
  */
 #ifndef MORPH_H
 #define MORPH_H
@@ -396,6 +400,94 @@ int morph_begin(morph_ctx *ctx, morph_window_info *info);
  * (as for morph_point()).
  */
 int morph_commit(morph_ctx *ctx, int outcome, morph_status *status);
+
+/*
+ * Redistribution overlapped with computation (after MaM's asynchronous
+ * strategies). Data that will not change until the commit moves in the
+ * background while the old processes keep computing; the rest moves at the
+ * commit, which waits only for what is left:
+ *
+ *     morph_data_set_constant(m, "A", 1);            once, after registering
+ *     ...
+ *     morph_probe(m, &ch);                            every iteration
+ *     if (ch.pending && !open) { morph_begin_overlap(m, &win); open = 1; }
+ *     if (open) {
+ *       morph_progress(m, &done);                     every iteration
+ *       if (done || ++k == limit) { morph_commit(m, MORPH_OK, &st); open = 0; }
+ *     }
+ *     compute(morph_comm(m), ...);                    old communicator until
+ *                                                     the commit
+ *
+ * Progress. MPI moves non-blocking messages inside MPI calls; morph starts
+ * no thread of its own (it would take a core from the computation it is
+ * meant to overlap). morph_progress() and the application's own MPI calls
+ * (on any communicator) move the background transfers forward.
+ *
+ * Joiners. A process spawned by a live expansion has nothing to compute
+ * until it holds data: its window follows what the old processes chose,
+ * and for it overlap only means that its morph_begin() (or morph_point())
+ * receives the constant data while the old processes compute; it then
+ * waits in morph_commit(). The old processes must therefore reach
+ * morph_commit() within the step time limit (MORPH_STEP_TIMEOUT) of
+ * morph_begin_overlap(), or the joiners give up and the window rolls back.
+ *
+ * Relaunch. Nothing can be sent before the new processes exist: the window
+ * opens without moving anything and morph_commit() does the whole
+ * checkpoint, so iterations computed in between are not lost.
+ */
+
+/*
+ * Declares a block, block-cyclic or varcount registration constant (1) or
+ * not (0, the default): between morph_begin_overlap() and morph_commit()
+ * the application does not write its local part (it may read it), and for
+ * varcount data neither changes *count nor reallocates *buf (the
+ * transfers read the buffer in place), so it can move in the background. All processes, same values (part of the
+ * registration check: a difference rolls the first window back with
+ * MORPH_EMISMATCH). Without morph_begin_overlap() the flag changes
+ * nothing. A write to constant data inside the window is caught: morph
+ * hashes each constant local part when its transfers start and again at
+ * the commit, and a difference on any process rolls the window back
+ * (MORPH_EABORTED from morph_commit, the report names the registration and
+ * the rank); writes after the commit are the application's business.
+ * Errors: MORPH_EINVAL (ctx or name NULL; replicated or callback data),
+ * MORPH_ENOENT (no such registration), MORPH_ESTATE (inside a window).
+ * On error nothing changes.
+ */
+int morph_data_set_constant(morph_ctx *ctx, const char *name, int constant);
+
+/*
+ * Like morph_begin(), but returns as soon as the joiners exist (live
+ * expansion) or the stayers are split off (live shrink) and the transfers
+ * of constant registrations are posted: the old processes go back to
+ * computing on morph_comm(), which stays the old communicator until
+ * morph_commit(). Collective over the same processes as morph_begin(), and
+ * every old process must call the same one of the two. *info is filled as
+ * by morph_begin(). Between this call and morph_commit() the old processes
+ * may read all registered data, write data that is not constant, and call
+ * morph_progress(); they must not register data, probe or begin again, and
+ * must not receive with MPI_ANY_TAG from joiners (the window's
+ * communicators belong to morph). morph_commit() then waits for the
+ * background transfers, checks the constant data, moves the rest, votes and
+ * commits or rolls back, as for morph_begin(). A joiner may call either
+ * begin; its window is overlapped if the old processes' is.
+ * Errors: those of morph_begin(); a failed window is reported the same way
+ * (open in a failed state, rolled back by morph_commit()).
+ */
+int morph_begin_overlap(morph_ctx *ctx, morph_window_info *info);
+
+/*
+ * Drives the background transfers of an overlapped window once and tells
+ * whether they are complete on every old process (*done 1 on all of them,
+ * else 0 on all of them), so that all commit at the same iteration.
+ * Collective over the old processes (morph_comm()), inside a window opened
+ * by morph_begin_overlap() (on a window opened by morph_begin() *done is 1
+ * at once). A sender's transfers are complete when MPI has taken its data;
+ * the joiners may still be receiving the last bytes, which morph_commit()
+ * waits for. Errors: MORPH_EINVAL (NULL argument), MORPH_ESTATE (no window
+ * open, a joiner, a front-end's context), MORPH_EMPI. The window stays open
+ * in every case; *done is 0 on error.
+ */
+int morph_progress(morph_ctx *ctx, int *done);
 
 /*
  * For front-ends (morph/dmr.h, morph/adapt.h, morph/pcm.h): a front-end

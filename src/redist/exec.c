@@ -33,20 +33,7 @@
 #define MSG_MAX ((int64_t)1 << 30)
 #endif
 
-/* The requests of one execution and the message being assembled. */
-typedef struct xfer {
-  MPI_Comm comm;
-  int tag;
-  int64_t es;
-  MPI_Request *reqs;
-  MPI_Status *stats; /* real statuses: MPICH's MPI_STATUSES_IGNORE trips
-                        gcc 12's -Wstringop-overflow */
-  int nreqs;
-  int *seg_len; /* segments of the message being built, in bytes */
-  MPI_Aint *seg_disp;
-  int nseg;
-  int64_t msg_bytes;
-} xfer;
+typedef morph__redist_xfer xfer;
 
 /* Counts the messages a slice list needs and its longest run of slices
  * to one remote peer (the most segments one message can have). */
@@ -208,12 +195,35 @@ static int xfer_init(xfer *x, const morph__plan *plan, int me)
   return x->reqs && x->stats && x->seg_len && x->seg_disp ? MORPH_OK : MORPH_ENOMEM;
 }
 
-static void xfer_free(xfer *x)
+void morph__redist_xfer_free(xfer *x)
 {
   free(x->reqs);
   free(x->stats);
   free(x->seg_len);
   free(x->seg_disp);
+  x->reqs = NULL, x->stats = NULL, x->seg_len = NULL, x->seg_disp = NULL;
+}
+
+int morph__redist_post(MPI_Comm comm, const morph__plan *plan, const void *old_buf,
+                       void *new_buf, size_t elem_size, MPI_Datatype type, int tag, xfer *x)
+{
+  *x = (xfer){.comm = comm, .tag = tag, .es = (int64_t)elem_size};
+  int err = check_exec_args(plan, old_buf, new_buf, elem_size, type);
+  if (!err && MPI_Comm_rank(comm, &x->me) != MPI_SUCCESS)
+    err = MORPH_EMPI;
+  if (!err)
+    err = xfer_init(x, plan, x->me);
+  /* Receives first, so that eager sends land in place, not in MPI's
+   * unexpected queue; the local copy overlaps the remote transfers. */
+  if (!err)
+    err = post_list(x, plan->recv, plan->nrecv, x->me, new_buf, 0);
+  if (!err)
+    err = post_list(x, plan->send, plan->nsend, x->me, old_buf, 1);
+  if (!err) {
+    copy_local(plan, x->me, old_buf, new_buf, x->es);
+    x->remote_bytes = remote_bytes(plan, x->me, x->es);
+  }
+  return err;
 }
 
 int morph__redist_exec(MPI_Comm comm, const morph__plan *plan, const void *old_buf,
@@ -222,26 +232,12 @@ int morph__redist_exec(MPI_Comm comm, const morph__plan *plan, const void *old_b
 {
   if (bytes_sent)
     *bytes_sent = 0;
-  int err = check_exec_args(plan, old_buf, new_buf, elem_size, type);
-  int me;
-  if (!err && MPI_Comm_rank(comm, &me) != MPI_SUCCESS)
-    err = MORPH_EMPI;
-  if (err)
-    return err;
-  xfer x = {.comm = comm, .tag = tag, .es = (int64_t)elem_size};
-  err = xfer_init(&x, plan, me);
-  /* Receives first, so that eager sends land in place, not in MPI's
-   * unexpected queue; the local copy overlaps the remote transfers. */
+  xfer x;
+  int err = morph__redist_post(comm, plan, old_buf, new_buf, elem_size, type, tag, &x);
   if (!err)
-    err = post_list(&x, plan->recv, plan->nrecv, me, new_buf, 0);
-  if (!err)
-    err = post_list(&x, plan->send, plan->nsend, me, old_buf, 1);
-  if (!err) {
-    copy_local(plan, me, old_buf, new_buf, x.es);
     err = wait_all(&x, deadline);
-  }
   if (!err && bytes_sent)
-    *bytes_sent = remote_bytes(plan, me, x.es);
-  xfer_free(&x);
+    *bytes_sent = x.remote_bytes;
+  morph__redist_xfer_free(&x);
   return err;
 }

@@ -41,4 +41,61 @@ int morph__redist_exec(MPI_Comm comm, const morph__plan *plan, const void *old_b
                        void *new_buf, size_t elem_size, MPI_Datatype type, int tag,
                        double deadline, int64_t *bytes_sent);
 
+/*
+ * The transfers of one plan once posted (exec.c), for a caller that lets
+ * them run while it does other work (async.c). Opaque to callers.
+ */
+typedef struct morph__redist_xfer morph__redist_xfer;
+
+/*
+ * Starts executing a plan and returns without waiting: receives and sends
+ * are posted and the local slices copied (exec.c does the same and then
+ * waits). Arguments as for morph__redist_exec. The buffers must stay valid,
+ * and old_buf unchanged, until morph__redist_finish returns MORPH_OK.
+ * MPI progresses the messages inside any MPI call of this process
+ * (morph__redist_test, or the application's own communication).
+ * Errors: MORPH_EINVAL, MORPH_ENOMEM, MORPH_EMPI; *out is then NULL and
+ * requests already posted are abandoned (new_buf must not be freed).
+ */
+int morph__redist_start(MPI_Comm comm, const morph__plan *plan, const void *old_buf,
+                        void *new_buf, size_t elem_size, MPI_Datatype type, int tag,
+                        morph__redist_xfer **out);
+
+/* Drives the transfers once (MPI_Testall); *done is 1 when all of this
+ * process's are complete. Errors: MORPH_EMPI. */
+int morph__redist_test(morph__redist_xfer *x, int *done);
+
+/*
+ * Waits for the rest until `deadline` (morph__now() value; 0: none) and
+ * frees x. *bytes_sent (optional) as for morph__redist_exec. On
+ * MORPH_ETIMEDOUT or MORPH_EMPI the requests are abandoned with their
+ * buffers (new_buf must not be freed); x is freed in every case.
+ */
+int morph__redist_finish(morph__redist_xfer *x, double deadline, int64_t *bytes_sent);
+
+/* Posts a plan's transfers and copies the local slices into x (exec.c);
+ * the first half of morph__redist_exec, shared with async.c. */
+struct morph__redist_xfer {
+  MPI_Comm comm;
+  int tag;
+  int me;
+  int64_t es;
+  int64_t remote_bytes; /* bytes this process sends to others */
+  MPI_Request *reqs;
+  MPI_Status *stats; /* real statuses: MPICH's MPI_STATUSES_IGNORE trips
+                        gcc 12's -Wstringop-overflow */
+  int nreqs;
+  int *seg_len; /* segments of the message being built, in bytes */
+  MPI_Aint *seg_disp;
+  int nseg;
+  int64_t msg_bytes;
+};
+int morph__redist_post(MPI_Comm comm, const morph__plan *plan, const void *old_buf,
+                       void *new_buf, size_t elem_size, MPI_Datatype type, int tag,
+                       morph__redist_xfer *x);
+
+/* Frees what morph__redist_post allocated (the requests must be complete
+ * or abandoned: their array is freed, not the requests). */
+void morph__redist_xfer_free(morph__redist_xfer *x);
+
 #endif /* MORPH_REDIST_H */

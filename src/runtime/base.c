@@ -1,11 +1,13 @@
 /*
  * What every layer of the runtime uses and that uses nothing of it: the
  * failure message kept in the context, the switch to a new communicator,
+ * the immediate end of a process (no finalize, no atexit handlers),
  * and the names of statuses and mechanisms. Its home is below the files
  * that call it, so that control flows one way (docs/runtime.md, "Files").
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <unistd.h>
 
 #include "runtime/ctx.h"
 
@@ -38,4 +40,11 @@ const char *morph_mechanism_name(morph_mechanism m)
 {
   static const char *const names[] = {"auto", "live", "relaunch"};
   return (unsigned)m < 3 ? names[m] : "unknown";
+}
+
+void morph__end_process(int code)
+{
+  fflush(stdout);
+  fflush(stderr);
+  _exit(code);
 }

@@ -196,14 +196,6 @@ int morph_open(MPI_Comm comm, const morph_options *opts, morph_ctx **out)
   return MORPH_OK;
 }
 
-/* Ends the process at once, without MPI_Finalize and without atexit
- * handlers (which could call into MPI). The three callers say why. */
-static void end_process(int code)
-{
-  fflush(stdout);
-  fflush(stderr);
-  _exit(code);
-}
 
 /* Finalize of a healthy job takes well under a second here; one that
  * takes this long is stuck (see finalize_guarded). */
@@ -227,7 +219,7 @@ static void *watch(void *arg)
   if (!w->done) {
     morph__log(MORPH_LOG_INFO, "finalize", "MPI_Finalize did not return within %.0f s; ending "
                "the process with the job's status %d", FINALIZE_TIMEOUT, w->status);
-    end_process(w->status);
+    morph__end_process(w->status);
   }
   pthread_mutex_unlock(&w->lock);
   return NULL;
@@ -264,7 +256,7 @@ int morph_finalize(morph_ctx *ctx, int status)
    * alone (job-wide fence in Open MPI), and mpirun was started with
    * orte_allowed_exit_without_sync, so ending now frees the slot. */
   if (ctx->status == MORPH_LEAVING && !ctx->relaunching)
-    end_process(0);
+    morph__end_process(0);
   int job = status;
   /* A broken communicator cannot reduce; each process reports its own. */
   if (!ctx->broken)
@@ -277,7 +269,7 @@ int morph_finalize(morph_ctx *ctx, int status)
    * MPI_Finalize would wait for it forever. The job's outcome is agreed
    * and reported, so the process ends here instead. */
   if (ctx->spawn_hung)
-    end_process(job);
+    morph__end_process(job);
   release(ctx);
   finalize_guarded(job);
   return job;

@@ -35,11 +35,16 @@ typedef struct morph__data {
   int64_t *ucount;    /* VARCOUNT: the caller's local length */
   int64_t local;      /* BLOCK*: local length under the current size */
   morph_callbacks cb; /* CALLBACKS */
+  int constant;       /* BLOCK*, VARCOUNT: unchanged between
+                         morph_begin_overlap() and morph_commit(), so it
+                         moves in the background (morph_data_set_constant) */
 } morph__data;
 
 /* What joiners need to know about their window, sent by rank 0. */
 typedef struct morph__window_wire {
   int id, seq, old_size, new_size, mechanism;
+  int overlap;          /* the old processes opened it with
+                           morph_begin_overlap() */
   int min, max, pref, sched_iterations;
   int64_t iteration, skip;
   double step_timeout, sched_period;
@@ -123,6 +128,10 @@ int morph__fail(morph_ctx *ctx, int err, const char *fmt, ...) __attribute__((fo
 
 /* Sets ctx->comm (taking ownership) and refreshes rank and size (base.c). */
 void morph__set_comm(morph_ctx *ctx, MPI_Comm comm);
+
+/* Ends the process at once, without MPI_Finalize and without atexit
+ * handlers (which could call into MPI). Each caller says why (base.c). */
+void morph__end_process(int code) __attribute__((noreturn));
 
 /* Finds a registration by name; NULL if none (registry.c). */
 morph__data *morph__data_find(const morph_ctx *ctx, const char *name);

@@ -133,6 +133,24 @@ int morph_data_callbacks(morph_ctx *ctx, const char *name, const morph_callbacks
   return MORPH_OK;
 }
 
+int morph_data_set_constant(morph_ctx *ctx, const char *name, int constant)
+{
+  if (!ctx || !name)
+    return MORPH_EINVAL;
+  if (ctx->open)
+    return morph__fail(ctx, MORPH_ESTATE, "morph_data_set_constant('%s') inside an adaptation "
+                       "window", name);
+  morph__data *d = morph__data_find(ctx, name);
+  if (!d)
+    return morph__fail(ctx, MORPH_ENOENT, "morph_data_set_constant: no registration '%s'", name);
+  if (d->kind == MORPH__DATA_REPLICATED || d->kind == MORPH__DATA_CALLBACKS)
+    return morph__fail(ctx, MORPH_EINVAL, "morph_data_set_constant: '%s' is %s data; only block, "
+                       "block-cyclic and varcount data move in the background", name,
+                       d->kind == MORPH__DATA_REPLICATED ? "replicated" : "callback");
+  d->constant = constant != 0;
+  return MORPH_OK;
+}
+
 int64_t morph_local_count(const morph_ctx *ctx, const char *name)
 {
   const morph__data *d = morph__data_find(ctx, name);

@@ -24,6 +24,7 @@
 
 #include "common/clock.h"
 #include "common/log.h"
+#include "runtime/client.h"
 #include "proto/hosts.h"
 #include "runtime/leavers.h"
 #include "runtime/move.h"
@@ -202,18 +203,64 @@ static void spawn_job_free(spawn_job *j)
   free(j);
 }
 
-/* Runs spawn + merge, time-limited when threads allow it. Returns the
- * job's rc; *abandoned set if the thread still runs. */
+/* What the spawn watchdog needs: the job, the limit, the context for the
+ * message (read only: the main thread is inside MPI meanwhile). */
+typedef struct spawn_watch {
+  spawn_job *job;
+  morph_ctx *ctx;
+  double timeout;
+} spawn_watch;
+
+/*
+ * Below MPI_THREAD_MULTIPLE the spawn runs on the calling thread, and no
+ * other thread may call MPI, so a hung spawn can be neither abandoned nor
+ * rolled back. This thread calls no MPI: if the spawn has not returned in
+ * time it says why, tells the launcher (rank 0; the main thread is stuck
+ * inside MPI and does not use the socket), and ends the process, so that
+ * the launcher ends the job instead of waiting for it forever.
+ */
+static void *spawn_watchdog(void *arg)
+{
+  spawn_watch *sw = arg;
+  if (wait_spawn(sw->job, sw->timeout))
+    return NULL;
+  char text[400];
+  snprintf(text, sizeof text, "spawning %d processes did not finish within the step time limit "
+           "(%.0f s) and MPI was not initialised with MPI_THREAD_MULTIPLE, so the hung spawn "
+           "cannot be abandoned and rolled back: ending the job (initialise MPI with "
+           "MPI_Init_thread and MPI_THREAD_MULTIPLE to have it rolled back instead)",
+           sw->job->n, sw->timeout);
+  if (sw->ctx->rank == 0) {
+    morph__log(MORPH_LOG_ERROR, "0", "%s", text);
+    morph__client_bye(sw->ctx, 1, text);
+  }
+  morph__end_process(1);
+}
+
+/* Below MPI_THREAD_MULTIPLE: the spawn on this thread, under the watchdog. */
+static int run_spawn_watched(morph_ctx *ctx, morph__window *w, spawn_job *j)
+{
+  spawn_watch sw = {j, ctx, w->step_timeout};
+  pthread_t t;
+  int watched = pthread_create(&t, NULL, spawn_watchdog, &sw) == 0;
+  if (!watched && !ctx->warned_threads++ && ctx->rank == 0)
+    morph__log(MORPH_LOG_WARN, "0", "no watchdog thread for the spawn: it runs without a time "
+               "limit");
+  spawn_main(j);
+  if (watched)
+    pthread_join(t, NULL);
+  return j->rc;
+}
+
+/* Runs spawn + merge under the step time limit. With MPI_THREAD_MULTIPLE
+ * the spawn runs in a thread that is abandoned if it hangs (*abandoned set)
+ * and the window rolls back; below, a hung spawn ends the job (see
+ * spawn_watchdog). Returns the job's rc. */
 static int run_spawn(morph_ctx *ctx, morph__window *w, spawn_job *j, int *abandoned)
 {
   *abandoned = 0;
-  if (!ctx->thread_multiple) {
-    if (!ctx->warned_threads++ && ctx->rank == 0)
-      morph__log(MORPH_LOG_WARN, "0", "MPI was not initialised with MPI_THREAD_MULTIPLE: "
-                 "spawns run without a time limit and a hung spawn hangs the job");
-    spawn_main(j);
-    return j->rc;
-  }
+  if (!ctx->thread_multiple)
+    return run_spawn_watched(ctx, w, j);
   pthread_t t;
   if (pthread_create(&t, NULL, spawn_main, j) != 0)
     return MORPH_ESPAWN;
@@ -300,7 +347,7 @@ static int send_wire(morph_ctx *ctx, morph__window *w)
 {
   ctx->wire = (morph__window_wire){
     .id = w->id, .seq = w->seq, .old_size = w->old_size, .new_size = w->new_size,
-    .mechanism = w->mechanism, .min = ctx->opts.min_procs, .max = ctx->opts.max_procs,
+    .mechanism = w->mechanism, .overlap = w->overlap, .min = ctx->opts.min_procs, .max = ctx->opts.max_procs,
     .pref = ctx->opts.pref_procs, .sched_iterations = ctx->opts.sched_iterations,
     .iteration = w->iteration, .skip = ctx->skip, .step_timeout = w->step_timeout,
     .sched_period = ctx->opts.sched_period,
@@ -536,7 +583,7 @@ static morph__window *window_from_wire(morph_ctx *ctx, MPI_Comm merged, MPI_Comm
     return NULL;
   w->id = wire->id, w->seq = wire->seq, w->old_size = wire->old_size, w->new_size = wire->new_size;
   w->mechanism = (morph_mechanism)wire->mechanism, w->iteration = wire->iteration;
-  w->step_timeout = wire->step_timeout;
+  w->step_timeout = wire->step_timeout, w->overlap = wire->overlap;
   w->joiner = 1, w->newcomm = merged, w->intercomm = parent;
   w->staycomm = w->spawncomm = MPI_COMM_NULL;
   w->nonstay_lo = wire->old_size, w->nonstay_hi = wire->new_size;

@@ -64,16 +64,6 @@ static int move_replicated(morph__data *d, morph__window *w, int me, double dead
   return morph__wait_all(1, &req, deadline);
 }
 
-/* Bytes a plan brings to this process from the others. */
-static int64_t received(const morph__plan *plan, int me, size_t elem_size)
-{
-  int64_t n = 0;
-  for (size_t k = 0; k < plan->nrecv; k++)
-    if (plan->recv[k].peer != me)
-      n += plan->recv[k].count;
-  return n * (int64_t)elem_size;
-}
-
 /* Old local lengths of a varcount registration, gathered from the old
  * owners (ranks 0..old_size-1 of comm). The buffers are on the heap and
  * leaked after a timeout: every buffer of a request that may be abandoned
@@ -117,7 +107,18 @@ static void *alloc_part(size_t bytes)
   return p;
 }
 
-static int move_distributed(morph__data *d, morph__window *w, int me, int i, double deadline)
+/* Bytes a plan brings to this process from the others. */
+static int64_t received(const morph__plan *plan, int me, size_t elem_size)
+{
+  int64_t n = 0;
+  for (size_t k = 0; k < plan->nrecv; k++)
+    if (plan->recv[k].peer != me)
+      n += plan->recv[k].count;
+  return n * (int64_t)elem_size;
+}
+
+int morph__data_plan(const morph__data *d, morph__window *w, int me, int i, double deadline,
+                     morph__plan *plan)
 {
   int64_t *counts = NULL;
   int rc = MORPH_OK;
@@ -126,21 +127,30 @@ static int move_distributed(morph__data *d, morph__window *w, int me, int i, dou
   if (rc != MORPH_OK)
     return rc;
   morph__dist dist = morph__data_dist(d);
-  morph__plan plan;
   rc = w->stay ? morph__plan_build_owned(&dist, counts, w->old_size, w->new_size, w->stay, me,
-                                         &plan)
-               : morph__plan_build(&dist, counts, w->old_size, w->new_size, me, &plan);
+                                         plan)
+               : morph__plan_build(&dist, counts, w->old_size, w->new_size, me, plan);
   free(counts);
   if (rc != MORPH_OK)
     return rc;
-  void *nb = alloc_part(((size_t)plan.new_count + 1) * d->elem_size);
+  if (!(w->newbufs[i] = alloc_part(((size_t)plan->new_count + 1) * d->elem_size))) {
+    morph__plan_free(plan);
+    return MORPH_ENOMEM;
+  }
+  w->newcounts[i] = plan->new_count;
+  w->bytes += received(plan, me, d->elem_size);
+  return MORPH_OK;
+}
+
+static int move_distributed(morph__data *d, morph__window *w, int me, int i, double deadline)
+{
+  morph__plan plan;
+  int rc = morph__data_plan(d, w, me, i, deadline, &plan);
+  if (rc != MORPH_OK)
+    return rc;
   const void *ob = me < w->old_size ? *d->ubuf : NULL;
-  rc = nb ? morph__redist_exec(w->newcomm, &plan, ob, nb, d->elem_size, d->type, TAG_DATA + i,
-                               deadline, NULL)
-          : MORPH_ENOMEM;
-  w->newbufs[i] = nb;
-  w->newcounts[i] = plan.new_count;
-  w->bytes += received(&plan, me, d->elem_size);
+  rc = morph__redist_exec(w->newcomm, &plan, ob, w->newbufs[i], d->elem_size, d->type,
+                          TAG_DATA + i, deadline, NULL);
   morph__plan_free(&plan);
   return rc;
 }
@@ -264,16 +274,26 @@ static int move_one(morph_ctx *ctx, morph__window *w, int me, int i, double dead
   }
 }
 
+int morph__data_buffers(const morph_ctx *ctx, morph__window *w)
+{
+  if (!w->newbufs)
+    w->newbufs = calloc((size_t)ctx->ndata + 1, sizeof *w->newbufs);
+  if (!w->newcounts)
+    w->newcounts = calloc((size_t)ctx->ndata + 1, sizeof *w->newcounts);
+  return w->newbufs && w->newcounts ? MORPH_OK : MORPH_ENOMEM;
+}
+
 int morph__data_move(morph_ctx *ctx, morph__window *w)
 {
   int me;
   MPI_Comm_rank(w->newcomm, &me);
-  w->newbufs = calloc((size_t)ctx->ndata + 1, sizeof *w->newbufs);
-  w->newcounts = calloc((size_t)ctx->ndata + 1, sizeof *w->newcounts);
-  if (!w->newbufs || !w->newcounts)
+  if (morph__data_buffers(ctx, w) != MORPH_OK)
     return MORPH_ENOMEM;
   double deadline = morph__now() + w->step_timeout;
   for (int i = 0; i < ctx->ndata; i++) {
+    /* Moved in the background already (overlap.c). */
+    if (w->newbufs[i])
+      continue;
     int rc = move_one(ctx, w, me, i, deadline);
     if (rc == MORPH_ETIMEDOUT)
       w->abandoned = 1;

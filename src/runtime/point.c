@@ -222,24 +222,61 @@ static morph__window *take_window(morph_ctx *ctx)
   return w;
 }
 
-int morph_begin(morph_ctx *ctx, morph_window_info *info)
+static int begin(morph_ctx *ctx, morph_window_info *info, int overlap, const char *call)
 {
   if (!ctx || !info)
     return MORPH_EINVAL;
-  int rc = guard(ctx, "morph_begin");
+  int rc = guard(ctx, call);
   if (rc != MORPH_OK)
     return rc;
   if (ctx->open)
-    return morph__fail(ctx, MORPH_ESTATE, "morph_begin: a window is already open");
+    return morph__fail(ctx, MORPH_ESTATE, "%s: a window is already open", call);
   if (!ctx->pending && !ctx->probed.act)
-    return morph__fail(ctx, MORPH_ESTATE, "morph_begin: no reconfiguration pending "
-                       "(morph_probe() did not find one)");
+    return morph__fail(ctx, MORPH_ESTATE, "%s: no reconfiguration pending "
+                       "(morph_probe() did not find one)", call);
   morph__window *w = take_window(ctx);
   if (!w)
-    return morph__fail(ctx, MORPH_ENOMEM, "morph_begin: no memory");
+    return morph__fail(ctx, MORPH_ENOMEM, "%s: no memory", call);
+  /* A joiner's window says what the old processes chose. */
+  if (!w->joiner)
+    w->overlap = overlap;
   ctx->open = w;
   morph__window_open(ctx, w);
   info_of(ctx, w, info);
+  return MORPH_OK;
+}
+
+int morph_begin(morph_ctx *ctx, morph_window_info *info)
+{
+  return begin(ctx, info, 0, "morph_begin");
+}
+
+int morph_begin_overlap(morph_ctx *ctx, morph_window_info *info)
+{
+  return begin(ctx, info, 1, "morph_begin_overlap");
+}
+
+int morph_progress(morph_ctx *ctx, int *done)
+{
+  if (!ctx || !done)
+    return MORPH_EINVAL;
+  *done = 0;
+  int rc = guard(ctx, "morph_progress");
+  if (rc != MORPH_OK)
+    return rc;
+  morph__window *w = ctx->open;
+  if (!w)
+    return morph__fail(ctx, MORPH_ESTATE, "morph_progress outside an adaptation window");
+  if (w->joiner)
+    return morph__fail(ctx, MORPH_ESTATE, "morph_progress on a joiner: it has nothing to "
+                       "compute before its data arrives; call morph_commit");
+  int mine;
+  if (morph__window_test(w, &mine) != MORPH_OK)
+    return morph__fail(ctx, MORPH_EMPI, "morph_progress: testing the background transfers "
+                       "failed");
+  /* Every old process must commit at the same point. */
+  if (MPI_Allreduce(&mine, done, 1, MPI_INT, MPI_MIN, ctx->comm) != MPI_SUCCESS)
+    return morph__fail(ctx, MORPH_EMPI, "morph_progress: the agreement on completion failed");
   return MORPH_OK;
 }
 

@@ -43,6 +43,7 @@ uint64_t morph__data_signature(const morph_ctx *ctx)
     h = mix(h, (uint64_t)d->global);
     h = mix(h, (uint64_t)d->block);
     h = mix(h, (uint64_t)d->count);
+    h = mix(h, (uint64_t)d->constant);
   }
   return h;
 }

@@ -3,13 +3,16 @@
  *
  *   PREPARE  joiners spawned and merged (live grow), stayers split off
  *            (live shrink), nothing (relaunch)
+ *   START    (overlapped windows only) registrations checked alike, the
+ *            constant ones sent in the background (overlap.c, live only);
+ *            the window then waits for the application's commit
  *   MOVE     registrations checked alike everywhere, data moved into new
  *            buffers (live) or written to a checkpoint (relaunch)
  *   VOTE     every process's outcome reaches the stayers, who agree
  *   COMMIT   the new size takes effect
  *   ROLLBACK the old size stays, with its untouched data
  *
- * Joiners enter at MOVE. Every step is time-limited by step_timeout, and
+ * Joiners enter at MOVE (START if overlapped). Every step is time-limited by step_timeout, and
  * the vote is taken among the stayers only, so that a joiner or leaver that
  * dies cannot block the decision.
  */
@@ -19,13 +22,14 @@
 #include "common/clock.h"
 #include "common/log.h"
 #include "runtime/move.h"
+#include "runtime/overlap.h"
 #include "runtime/wait.h"
 #include "runtime/window.h"
 
 #define TAG_VOTE 7310
 #define TAG_VERDICT 7311
 
-enum state { PREPARE, MOVE, VOTE, COMMIT, ROLLBACK, DONE };
+enum state { PREPARE, START, MOVE, VOTE, COMMIT, ROLLBACK, DONE };
 
 typedef struct morph__window_run run;
 
@@ -45,7 +49,7 @@ static enum state on_prepare(morph_ctx *ctx, morph__window *w, run *r)
 {
   r->rc = ops_of(w)->prepare(ctx, w);
   ctx->report.t_spawn = lap(r);
-  return r->rc == MORPH_OK ? MOVE : ROLLBACK;
+  return r->rc != MORPH_OK ? ROLLBACK : w->overlap ? START : MOVE;
 }
 
 /* Registrations must agree before any byte moves: a mismatch would make
@@ -73,9 +77,33 @@ static int check_signatures(morph_ctx *ctx, morph__window *w)
   return rc;
 }
 
+static int background(const morph__window *w)
+{
+  return w->overlap && w->mechanism == MORPH_MECH_LIVE;
+}
+
+/* Overlapped: the registrations are checked and the constant ones start
+ * moving; the relaunch has nothing to send before the commit. */
+static enum state on_start(morph_ctx *ctx, morph__window *w, run *r)
+{
+  if (background(w)) {
+    r->rc = check_signatures(ctx, w);
+    if (r->rc == MORPH_OK)
+      r->rc = morph__overlap_start(ctx, w);
+  }
+  return MOVE;
+}
+
+/* Overlapped, MOVE runs inside the commit: the redistribution time then
+ * counts only what the application waited for, not its own iterations. */
 static enum state on_move(morph_ctx *ctx, morph__window *w, run *r)
 {
-  r->rc = check_signatures(ctx, w);
+  if (background(w)) {
+    r->mark = morph__now();
+    r->rc = morph__overlap_finish(ctx, w, r->rc);
+  } else {
+    r->rc = check_signatures(ctx, w);
+  }
   if (r->rc == MORPH_OK)
     r->rc = ops_of(w)->move(ctx, w);
   return VOTE;
@@ -231,7 +259,7 @@ static void close_report(morph_ctx *ctx, morph__window *w, int rc)
 
 typedef enum state (*handler)(morph_ctx *, morph__window *, run *);
 static const handler handlers[] = {
-  [PREPARE] = on_prepare, [MOVE] = on_move, [VOTE] = on_vote,
+  [PREPARE] = on_prepare, [START] = on_start, [MOVE] = on_move, [VOTE] = on_vote,
   [COMMIT] = on_commit, [ROLLBACK] = on_rollback,
 };
 
@@ -250,8 +278,11 @@ int morph__window_open(morph_ctx *ctx, morph__window *w)
   w->run = (run){MORPH_OK, morph__now(), PREPARE};
   open_report(ctx, w);
   /* MOVE hands over to VOTE whatever happened; the vote waits for the
-   * application, ROLLBACK (after a failed PREPARE) for the commit call. */
-  w->run.next = run_while(ctx, w, w->joiner ? MOVE : PREPARE, PREPARE, MOVE);
+   * application, ROLLBACK (after a failed PREPARE) for the commit call.
+   * Overlapped, START hands over to MOVE, which waits for the commit. */
+  enum state first = w->joiner ? (w->overlap ? START : MOVE) : PREPARE;
+  w->run.next = w->overlap ? run_while(ctx, w, first, PREPARE, START)
+                           : run_while(ctx, w, first, PREPARE, MOVE);
   return w->run.rc;
 }
 
@@ -259,6 +290,10 @@ int morph__window_failed(const morph__window *w) { return w->run.next == ROLLBAC
 
 int morph__window_close(morph_ctx *ctx, morph__window *w, int outcome)
 {
+  /* Overlapped: the rest of the data moves first, whatever the outcome,
+   * because the joiners wait for it. */
+  if (w->run.next == MOVE)
+    w->run.next = run_while(ctx, w, MOVE, MOVE, MOVE);
   if (w->run.next == VOTE && w->run.rc == MORPH_OK && outcome != MORPH_OK) {
     w->run.rc = outcome;
     snprintf(w->why, sizeof w->why, "the application's own part of the window failed: %s",
@@ -276,4 +311,10 @@ int morph__window_run(morph_ctx *ctx, morph__window *w)
 {
   morph__window_open(ctx, w);
   return morph__window_close(ctx, w, MORPH_OK);
+}
+
+int morph__window_test(morph__window *w, int *done)
+{
+  *done = 1;
+  return w->run.next == MOVE && w->bg ? morph__overlap_test(w, done) : MORPH_OK;
 }

@@ -38,6 +38,9 @@ typedef struct morph__window {
                            now and must not be freed */
   int spawn_hung;       /* the spawn thread never returned */
   int joiner;           /* this process was created for this window */
+  int overlap;          /* opened by morph_begin_overlap(): constant
+                           registrations move in the background (overlap.c) */
+  struct morph__overlap *bg; /* their transfers in flight (NULL: none) */
   void **newbufs;       /* per registration: the new local part */
   int64_t *newcounts;   /* per registration: its length */
   int64_t bytes;        /* bytes this process received from others (the
@@ -76,6 +79,11 @@ int morph__window_run(morph_ctx *ctx, morph__window *w);
  * close then rolls back; close returns the window's outcome. */
 int morph__window_open(morph_ctx *ctx, morph__window *w);
 int morph__window_close(morph_ctx *ctx, morph__window *w, int outcome);
+
+/* Overlapped windows: drives this process's background transfers once;
+ * *done is 1 when they are complete or there are none (window.c). Local.
+ * Errors: MORPH_EMPI. */
+int morph__window_test(morph__window *w, int *done);
 
 /* 1 if an open window already failed before the application's part (its
  * PREPARE: no joiners, nothing split off): close will roll it back. */

@@ -135,6 +135,40 @@ fault-spawn-timeout-ompi)
   expect_err "did not finish within the step time limit"
   expect_rows "2,2,live,MORPH_ETIMEDOUT" "2,3,relaunch,ok"
   expect_passed 3 ;;
+overlap-sequence-ompi)
+  # Overlapped windows (constant "k" in the background, up to 3 iterations
+  # at the old size): grow, shrink by one, shrink to one, data checked at
+  # every iteration.
+  run ompi -n 2 --mechanism live --schedule "4@it10,3@it25,1@it40" -- -n 60 -s 5 --overlap 3
+  expect_rc 0
+  expect_rows "2,4,live,ok" "4,3,live,ok" "3,1,live,ok"
+  expect_passed 1 ;;
+overlap-sequence-mpich)
+  # Under relaunch an overlapped window moves nothing early: the whole
+  # checkpoint is taken at the commit.
+  run mpich -n 2 --schedule "4@it10,3@it25" -- -n 50 -s 5 --overlap 3
+  expect_rc 0
+  expect_rows "2,4,relaunch,ok" "4,3,relaunch,ok"
+  expect_passed 3 ;;
+overlap-write-constant-ompi)
+  # The program writes constant data inside the window: caught, rolled
+  # back, old size and data kept.
+  run ompi -n 2 --mechanism live --schedule "4@it10,1@it30" -- -n 50 -s 5 --overlap 3 \
+    --fault write-constant
+  expect_rc 0
+  expect_rows "2,2,live,MORPH_EMISMATCH" "2,2,live,MORPH_EMISMATCH"
+  grep -q "'k' was declared constant" out || fail "the report does not name 'k'"
+  expect_passed 2 ;;
+fault-spawn-timeout-single-thread-ompi)
+  # Plain MPI_Init: the spawn cannot be abandoned, but it is still
+  # time-limited: the job ends with a clear error instead of hanging.
+  start=$(date +%s)
+  MORPH_STEP_TIMEOUT=4 run ompi -n 2 --schedule "4@it10" -- -n 80 -s 5 --fault joiner-hang \
+    --thread single
+  [ "$RC" -ne 124 ] || fail "the job hung"
+  [ "$RC" -ne 0 ] || fail "a job whose spawn hung ended with status 0"
+  [ $(( $(date +%s) - start )) -lt 120 ] || fail "the job took more than 120 s to end"
+  expect_err "was not initialised with MPI_THREAD_MULTIPLE" ;;
 fault-joiner-killed-ompi)
   MORPH_STEP_TIMEOUT=4 run ompi -n 2 --mpi-arg --enable-recovery --schedule "4@it10,3@it40" \
     -- -n 80 -s 5 --fault joiner-die

@@ -5,7 +5,14 @@
  * holds. Used by the runtime tests under `morph run` with schedules.
  *
  *   resize-check [-n ITERS] [-g GLOBAL] [-s SLEEP_MS] [--mismatch]
- *                [--fault joiner-hang|joiner-die|leaver-die]
+ *                [--fault joiner-hang|joiner-die|leaver-die|write-constant]
+ *                [--thread single|multiple] [--overlap K]
+ *
+ * --thread single initialises MPI with plain MPI_Init (as paper 000's
+ * listings do). --overlap K resizes with morph_begin_overlap: the constant
+ * block-cyclic array "k" (k[g] = 3g) moves in the background while up to K
+ * iterations run at the old size; write-constant writes k inside that
+ * window anyway, which morph must catch (the window rolls back).
  *
  * Faults, for the fault tests: joiners hang before joining (the spawn
  * times out), joiner rank 3 dies inside the adaptation window, or rank 3
@@ -35,6 +42,10 @@ typedef struct app {
   morph_ctx *m;
   double *a;        /* block: a[g] = g + iter */
   int64_t *b;       /* block-cyclic (block 3): b[g] = 2g - iter */
+  int64_t *k;       /* block-cyclic (block 5), constant: k[g] = 3g */
+  int overlap;      /* --overlap K (0: morph_point) */
+  int single;       /* --thread single */
+  int flipped;      /* write-constant: k[0] is flipped inside the window */
   particle *v;      /* varcount: ids in global order, x = id * 0.5 + iter */
   int64_t nv;
   int64_t tokens[64]; /* callbacks: tokens this process owns */
@@ -101,6 +112,11 @@ static void verify(app *s, morph_ctx *m)
     for (int64_t g = blk * 3; g < blk * 3 + 3 && g < s->global; g++, k++)
       if (s->b[k] != 2 * g - s->iter)
         fail(s, m, "b", g, (double)s->b[k], (double)(2 * g - s->iter));
+  k = 0;
+  for (int64_t blk = r; blk * 5 < s->global; blk += P)
+    for (int64_t g = blk * 5; g < blk * 5 + 5 && g < s->global; g++, k++)
+      if (s->k[k] != 3 * g)
+        fail(s, m, "k", g, (double)s->k[k], (double)(3 * g));
   int64_t voff = morph_local_offset(m, "v");
   for (int64_t i = 0; i < s->nv; i++)
     if (s->v[i].id != voff + i || s->v[i].x != (double)(voff + i) * 0.5 + (double)s->iter)
@@ -123,6 +139,10 @@ static void init(app *s, morph_ctx *m)
   for (int64_t blk = r; blk * 3 < s->global; blk += P)
     for (int64_t g = blk * 3; g < blk * 3 + 3 && g < s->global; g++)
       s->b[k++] = 2 * g;
+  k = 0;
+  for (int64_t blk = r; blk * 5 < s->global; blk += P)
+    for (int64_t g = blk * 5; g < blk * 5 + 5 && g < s->global; g++)
+      s->k[k++] = 3 * g;
   /* Uneven varcount parts: rank r holds 2r + 1 particles, ids in order. */
   s->nv = 2 * r + 1;
   s->v = malloc((size_t)s->nv * sizeof *s->v);
@@ -155,6 +175,8 @@ static void parse(app *s, int argc, char **argv)
                                        {"sleep", required_argument, 0, 's'},
                                        {"mismatch", no_argument, 0, 'm'},
                                        {"fault", required_argument, 0, 'f'},
+                                       {"thread", required_argument, 0, 't'},
+                                       {"overlap", required_argument, 0, 'o'},
                                        {0, 0, 0, 0}};
   s->iters = 100, s->global = 1000;
   for (int c; (c = getopt_long(argc, argv, "n:g:s:m", opts, NULL)) != -1;) {
@@ -168,6 +190,10 @@ static void parse(app *s, int argc, char **argv)
       s->mismatch = 1;
     else if (c == 'f')
       s->fault = optarg;
+    else if (c == 't')
+      s->single = !strcmp(optarg, "single");
+    else if (c == 'o')
+      s->overlap = atoi(optarg);
   }
 }
 
@@ -187,16 +213,60 @@ static int register_all(app *s, morph_ctx *m, MPI_Datatype pt)
     rc = morph_data_varcount(m, "v", (void **)&s->v, &s->nv, pt);
   if (!rc)
     rc = morph_data_callbacks(m, "tokens", &cb);
+  if (!rc)
+    rc = morph_data_block_cyclic(m, "k", (void **)&s->k, s->global, 5, MPI_INT64_T);
+  if (!rc)
+    rc = morph_data_set_constant(m, "k", 1);
+  return rc;
+}
+
+/* The point: morph_point, or overlapped (--overlap K) with the window
+ * open until the background transfers are done or K iterations ran.
+ * *open tells whether a window is open on return. */
+static int point(app *s, morph_ctx *m, int *open, int *k, morph_status *st)
+{
+  if (!s->overlap)
+    return morph_point(m, st);
+  int rc = MORPH_OK, done = 0;
+  if (!*open) {
+    morph_change ch;
+    morph_window_info win;
+    rc = morph_probe(m, &ch);
+    if (rc == MORPH_OK && ch.pending)
+      rc = morph_begin_overlap(m, &win);
+    *st = morph_get_status(m);
+    if (rc != MORPH_OK || !ch.pending)
+      return rc;
+    *open = 1, *k = 0;
+    done = win.status == MORPH_JOINING || win.new_size == win.old_size;
+  }
+  if (!done)
+    rc = morph_progress(m, &done);
+  if (rc == MORPH_OK && (done || ++*k >= s->overlap)) {
+    /* Against the promise, inside the window: the test of the check. */
+    if (faulty(s, "write-constant") && morph_local_count(m, "k") > 0)
+      s->k[0] ^= 1, s->flipped = 1;
+    *open = 0;
+    rc = morph_commit(m, MORPH_OK, st);
+    rc = rc == MORPH_EABORTED ? MORPH_OK : rc;
+    if (s->flipped) /* repaired, so that the check looks at morph's work */
+      s->k[0] ^= 1, s->flipped = 0;
+  }
+  *st = morph_get_status(m);
   return rc;
 }
 
 int main(int argc, char **argv)
 {
-  int provided;
-  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
   app s;
   memset(&s, 0, sizeof s);
+  int provided;
+  /* getopt before MPI: the thread level is an option. */
   parse(&s, argc, argv);
+  if (s.single)
+    MPI_Init(&argc, &argv);
+  else
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
   MPI_Comm parent;
   MPI_Comm_get_parent(&parent);
   if (parent != MPI_COMM_NULL && faulty(&s, "joiner-hang"))
@@ -219,8 +289,9 @@ int main(int argc, char **argv)
     init(&s, m);
   int seen = 0, reconfigs = 0, broken = 0;
   morph_status st = MORPH_NEW;
+  int open = 0, k = 0;
   for (; s.iter < s.iters; s.iter++) {
-    if ((rc = morph_point(m, &st)) != MORPH_OK) {
+    if ((rc = point(&s, m, &open, &k, &st)) != MORPH_OK) {
       fprintf(stderr, "morph_point: %s: %s\n", morph_strerror(rc), morph_errmsg(m));
       s.errors++, broken = 1;
       break;
@@ -229,13 +300,17 @@ int main(int argc, char **argv)
       break;
     morph_reconf_report rep;
     morph_last_report(m, &rep);
-    if (rep.seq != seen && morph_rank(m) == 0) {
+    if (!open && rep.seq != seen && morph_rank(m) == 0) {
       seen = rep.seq, reconfigs++;
       printf("it %lld: %s\n", (long long)s.iter, rep.message);
       fflush(stdout);
     }
     verify(&s, m);
     step(&s, m);
+  }
+  if (open && !broken && st != MORPH_LEAVING) {
+    rc = morph_commit(m, MORPH_OK, &st);
+    broken = rc != MORPH_OK && rc != MORPH_EABORTED;
   }
   if (st != MORPH_LEAVING && !broken) {
     verify(&s, m);
