@@ -25,6 +25,7 @@
 
 #include "common/clock.h"
 #include "morph/error.h"
+#include "redist/local.h"
 
 /* Bytes per message; overridable so that a test can exercise the cuts. */
 #ifdef MORPH__REDIST_MSG_MAX
@@ -113,14 +114,15 @@ static int post_run(xfer *x, const morph__slice *v, size_t n, const char *base, 
   return x->nseg ? flush(x, base, v[0].peer, sending) : MORPH_OK;
 }
 
-/* Posts every remote slice of a list, one run of equal peers at a time. */
+/* Posts every slice of a list that goes through MPI (remote, and not
+ * copied by the same-host path), one run of equal peers at a time. */
 static int post_list(xfer *x, const morph__slice *v, size_t n, int me, const char *base,
-                     int sending)
+                     int sending, const morph__local *lc)
 {
   for (size_t i = 0, j; i < n; i = j) {
     for (j = i; j < n && v[j].peer == v[i].peer; j++)
       ;
-    if (v[i].peer == me)
+    if (v[i].peer == me || !morph__local_via_mpi(lc, v[i].peer, sending))
       continue;
     int err = post_run(x, v + i, j - i, base, sending);
     if (err)
@@ -229,17 +231,27 @@ int morph__redist_exec(MPI_Comm comm, const morph__plan *plan, const void *old_b
   if (err)
     return err;
   xfer x = {.comm = comm, .tag = tag, .es = (int64_t)elem_size};
+  morph__local *lc = NULL;
   err = xfer_init(&x, plan, me);
-  /* Receives first, so that eager sends land in place, not in MPI's
-   * unexpected queue; the local copy overlaps the remote transfers. */
+  /* Offers out first: receivers on this host read our slices while we copy
+   * our own and read theirs (local.h). The rest goes through MPI, receives
+   * posted before the answer that lets the sender send. */
   if (!err)
-    err = post_list(&x, plan->recv, plan->nrecv, me, new_buf, 0);
-  if (!err)
-    err = post_list(&x, plan->send, plan->nsend, me, old_buf, 1);
+    err = morph__local_open(&lc, comm, me, plan, old_buf, new_buf, x.es, tag);
   if (!err) {
     copy_local(plan, me, old_buf, new_buf, x.es);
-    err = wait_all(&x, deadline);
+    err = morph__local_pull(lc, deadline);
   }
+  if (!err)
+    err = post_list(&x, plan->recv, plan->nrecv, me, new_buf, 0, lc);
+  if (!err)
+    err = morph__local_answers(lc, deadline);
+  if (!err)
+    err = post_list(&x, plan->send, plan->nsend, me, old_buf, 1, lc);
+  if (!err)
+    err = wait_all(&x, deadline);
+  int cerr = morph__local_close(lc, err != MORPH_OK, deadline);
+  err = err ? err : cerr;
   if (!err && bytes_sent)
     *bytes_sent = remote_bytes(plan, me, x.es);
   xfer_free(&x);
