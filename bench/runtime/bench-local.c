@@ -13,8 +13,10 @@
  *   cma         process_vm_readv from the child (cross-memory attach)
  *   shm         the child's data in a POSIX shm segment the parent maps
  *               (mmap + page-table faults on the source) and memcpy's
- * each into a malloc'ed destination and into one advised MADV_HUGEPAGE
- * (suffix _huge). Prints one line:
+ * each into a malloc'ed destination, into one advised MADV_HUGEPAGE
+ * (suffix _huge), and into one advised huge and populated in one call
+ * (MADV_POPULATE_WRITE, suffix _populated; the call is inside the timed
+ * copy). Prints one line:
  *   LOCAL mib=.. memcpy_gbs=min/med/max cma_gbs=.. shm_gbs=.. ..._huge_gbs=..
  */
 #include <fcntl.h>
@@ -38,6 +40,10 @@ static double now(void)
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+
 /* A new destination: plain malloc, or 2 MiB aligned and advised huge. */
 static char *fresh(size_t bytes, int huge)
 {
@@ -50,6 +56,12 @@ static char *fresh(size_t bytes, int huge)
   return p;
 }
 
+/* Populates a huge destination in one call; 0 on success. */
+static int populate(char *dst, size_t bytes)
+{
+  return madvise(dst, bytes, MADV_POPULATE_WRITE);
+}
+
 typedef struct source {
   pid_t pid;
   char *addr;     /* the data in the child's address space */
@@ -59,9 +71,11 @@ typedef struct source {
 } source;
 
 /* Copies the child's data into dst one way; returns seconds or -1. */
-static double copy_once(const source *s, char *dst, int way)
+static double copy_once(const source *s, char *dst, int way, int mode)
 {
   double t0 = now();
+  if (mode == 2 && populate(dst, s->bytes) != 0)
+    return -1;
   if (way == 0) {
     memcpy(dst, s->own, s->bytes);
   } else if (way == 1) {
@@ -95,12 +109,12 @@ static int cmp(const void *a, const void *b)
 }
 
 /* REPS copies one way, each into new memory; prints min/med/max GB/s. */
-static int measure(const source *s, int way, int huge, int reps, const char *name)
+static int measure(const source *s, int way, int mode, int reps, const char *name)
 {
   double g[MAX_REPS];
   for (int r = 0; r < reps; r++) {
-    char *dst = fresh(s->bytes, huge);
-    double t = dst ? copy_once(s, dst, way) : -1;
+    char *dst = fresh(s->bytes, mode > 0);
+    double t = dst ? copy_once(s, dst, way, mode) : -1;
     free(dst);
     if (t <= 0)
       return 1;
@@ -151,11 +165,12 @@ int main(int argc, char **argv)
   memset(s.own, 7, s.bytes);
   int bad = start_child(&s, pipefd);
   printf("LOCAL mib=%zu", s.bytes >> 20);
-  static const char *names[2][3] = {{"memcpy", "cma", "shm"},
-                                    {"memcpy_huge", "cma_huge", "shm_huge"}};
-  for (int huge = 0; !bad && huge < 2; huge++)
+  static const char *names[3][3] = {{"memcpy", "cma", "shm"},
+                                    {"memcpy_huge", "cma_huge", "shm_huge"},
+                                    {"memcpy_populated", "cma_populated", "shm_populated"}};
+  for (int mode = 0; !bad && mode < 3; mode++)
     for (int way = 0; !bad && way < 3; way++)
-      bad = measure(&s, way, huge, reps, names[huge][way]);
+      bad = measure(&s, way, mode, reps, names[mode][way]);
   printf("\n");
   if (s.pid > 0) {
     kill(s.pid, SIGKILL);
