@@ -17,8 +17,9 @@
 #    Sizes 1, 16, 256, 1024 MiB (--quick: 1, 16); changes 2->4, 4->2, 2->8,
 #    8->2, 3->5. The largest size's 2->4 / 4->2 runs are done 5 times
 #    (medians; --quick: once). --ratios: only what the target keys need
-#    (bare 2->4, live 2->4->2 at 1 GiB, 5 times side by side; no point
-#    benchmark), for a loaded machine where the full run takes too long.
+#    (bare 2->4, live 2->4->2 at 1 GiB, or BENCH_RATIOS_MIB, 5 times side
+#    by side; no point benchmark), for a loaded machine where the full run
+#    takes too long.
 #    The keys expand_vs_bare, shrink_vs_expand and redist_vs_memcpy are
 #    medians of per-sample ratios, printed with min and max (keys.awk).
 # 2. Reconfiguration-point overhead: bench-point.c under mpirun and under
@@ -58,7 +59,7 @@ unset MORPH_SPAWN_PAUSE MORPH_MECHANISM MORPH_PERIOD MORPH_ITERATIONS
 if [ $quick = 1 ]; then
   sizes="1 16" reps=1 point_args=(--n 1000 --block 5 --reps 60 --calls 5000)
 elif [ $quick = 2 ]; then
-  sizes="1024" reps=5
+  sizes=${BENCH_RATIOS_MIB:-1024} reps=5
 else
   sizes="1 16 256 1024" reps=5 point_args=(--n 1000 --block 5 --reps 200 --calls 20000)
 fi

@@ -18,6 +18,7 @@
 #include "redist/local.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -246,6 +247,14 @@ static int take_offer(morph__local *l, int k)
              : MORPH_EMPI;
 }
 
+/* Between two polls of a wait: jobs here often have more processes than
+ * cores, and a waiter that spins takes the core from the peer whose copy
+ * it waits for. */
+static void idle(void)
+{
+  sched_yield();
+}
+
 int morph__local_pull(morph__local *l, double deadline)
 {
   for (int left = l->nfrom; left > 0;) {
@@ -264,6 +273,8 @@ int morph__local_pull(morph__local *l, double deadline)
      * pending receive, and the MPI answer makes the sender send. */
     if (left > 0 && deadline > 0 && morph__now() > deadline)
       break;
+    if (left > 0)
+      idle();
   }
   for (int k = 0; k < l->nfrom; k++)
     l->from[k].settled = 1;
@@ -310,6 +321,7 @@ int morph__local_answers(morph__local *l, double deadline)
       break;
     if (deadline > 0 && morph__now() > deadline)
       return MORPH_ETIMEDOUT;
+    idle();
   }
   for (int k = 0; k < l->nto; k++)
     l->to[k].via_mpi = l->to[k].answer != ANSWER_DONE;
@@ -334,6 +346,7 @@ int morph__local_close(morph__local *l, int abandon, double deadline)
       break;
     if (deadline > 0 && morph__now() > deadline)
       return MORPH_ETIMEDOUT; /* left allocated: MPI still owns it */
+    idle();
   }
   local_free(l);
   return MORPH_OK;
