@@ -2,7 +2,7 @@
 # Reconfiguration benchmark of libmorph (issue 2, item 8). Builds nothing:
 # MORPH_BUILD must hold a built tree (bench/run.sh configures and builds).
 #
-#   bench/runtime/run.sh [--quick] [--out DIR]
+#   bench/runtime/run.sh [--quick | --ratios] [--out DIR]
 #
 # 1. Reconfiguration cost, per data size and size change, side by side:
 #      live            morph run, live mechanism, MORPH_SPAWN_PAUSE=0 (shrinks
@@ -16,7 +16,12 @@
 #      respawn         paper 000: spawn all new processes, move all data
 #    Sizes 1, 16, 256, 1024 MiB (--quick: 1, 16); changes 2->4, 4->2, 2->8,
 #    8->2, 3->5. The largest size's 2->4 / 4->2 runs are done 5 times
-#    (medians; --quick: once).
+#    (medians; --quick: once). --ratios: only what the target keys need
+#    (bare 2->4, live 2->4->2 at 1 GiB, or BENCH_RATIOS_MIB, 5 times side
+#    by side; no point benchmark), for a loaded machine where the full run
+#    takes too long.
+#    The keys expand_vs_bare, shrink_vs_expand and redist_vs_memcpy are
+#    medians of per-sample ratios, printed with min and max (keys.awk).
 # 2. Reconfiguration-point overhead: bench-point.c under mpirun and under
 #    morph run.
 #
@@ -32,6 +37,7 @@ out=""
 while [ $# -gt 0 ]; do
   case $1 in
   --quick) quick=1 ;;
+  --ratios) quick=2 ;;
   --out) out=$2; shift ;;
   *) echo "bench/runtime: unknown option $1" >&2; exit 2 ;;
   esac
@@ -43,10 +49,17 @@ for b in morph-run bench-memcpy bench-reconf.ompi bench-reconf.mpich bench-bare.
   [ -x "$bin/$b" ] || { echo "bench/runtime: $bin/$b not built (set MORPH_BUILD)" >&2; exit 1; }
 done
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# Every run is on this host: Open MPI's TCP (between a spawned job and its
+# parents) stays on loopback. Otherwise it also binds to the bridges that
+# emulated clusters add and remove (scripts/cluster.sh), and a run whose
+# bridge vanished hangs ("bind on local address ... failed").
+export OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo
 unset MORPH_SPAWN_PAUSE MORPH_MECHANISM MORPH_PERIOD MORPH_ITERATIONS
 
 if [ $quick = 1 ]; then
   sizes="1 16" reps=1 point_args=(--n 1000 --block 5 --reps 60 --calls 5000)
+elif [ $quick = 2 ]; then
+  sizes=${BENCH_RATIOS_MIB:-1024} reps=5
 else
   sizes="1 16 256 1024" reps=5 point_args=(--n 1000 --block 5 --reps 200 --calls 20000)
 fi
@@ -163,16 +176,27 @@ extra_round() {
   morph live-pause ompi 2 "4@it10" "$mib"
 }
 
+# What the target keys need, and nothing else (--ratios).
+ratio_round() {
+  echo "bench/runtime: $1 MiB, target keys" >&2
+  bare bare 2 4 "$1"
+  morph live ompi 2 "4@it10,2@it20" "$1" MORPH_SPAWN_PAUSE=0
+}
+
 start=$(date +%s)
 "$bin/bench-memcpy" 256 5 >"$out/memcpy.txt"
-for mib in $sizes; do round "$mib"; done
-for r in $(seq 2 "$reps"); do extra_round "$largest"; done
+if [ $quick = 2 ]; then
+  for r in $(seq 1 "$reps"); do ratio_round "$largest"; done
+else
+  for mib in $sizes; do round "$mib"; done
+  for r in $(seq 2 "$reps"); do extra_round "$largest"; done
+fi
 "$bin/bench-memcpy" 256 5 >>"$out/memcpy.txt"
 
-echo "bench/runtime: reconfiguration point" >&2
-run point-mpirun 120 mpirun.openmpi --oversubscribe -n 2 "$bin/bench-point.ompi" \
+[ $quick = 2 ] || echo "bench/runtime: reconfiguration point" >&2
+[ $quick = 2 ] || run point-mpirun 120 mpirun.openmpi --oversubscribe -n 2 "$bin/bench-point.ompi" \
   "${point_args[@]}" || true
-run point-morphrun 120 "$bin/morph-run" --job-id "$tag-point" -n 2 -- "$bin/bench-point.ompi" \
+[ $quick = 2 ] || run point-morphrun 120 "$bin/morph-run" --job-id "$tag-point" -n 2 -- "$bin/bench-point.ompi" \
   "${point_args[@]}" || true
 cleanup
 
@@ -180,7 +204,7 @@ cleanup
 # spawn (spawn + merge; relaunch: restart until the job says hello),
 # redist (relaunch: checkpoint write + restore), commit, settle (live
 # shrink: until the leavers are gone).
-awk -F, -f "$here/table.awk" "$raw" | sort -t, -k1,1 -k4,4n -k2,2n -k3,3n >"$out/table.body"
+awk -F, -f "$here/layout.awk" -f "$here/table.awk" "$raw" | sort -t, -k1,1 -k4,4n -k2,2n -k3,3n >"$out/table.body"
 {
   echo "mech,old,new,mib,n,spawn,redist,commit,settle,total,redist_gbs,window_gbs"
   cat "$out/table.body"
@@ -194,6 +218,7 @@ best() { # KEY: the best value of KEY in memcpy.txt (two measurements)
 }
 memcpy_gbs=$(best hot_gbs)
 cold_gbs=$(best cold_gbs)
+huge_gbs=$(best huge_gbs)
 get() { # MECH OLD NEW COLUMN -> value at the largest size, or nan
   awk -F, -v m="$1" -v o="$2" -v n="$3" -v c="$4" -v s="$largest" '
     NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
@@ -203,12 +228,11 @@ get() { # MECH OLD NEW COLUMN -> value at the largest size, or nan
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "nan" || b == "nan" || b + 0 == 0)
   print "nan"; else printf "%.3f", a / b }'; }
 live_x=$(get live 2 4 total)
-key_expand=$(ratio "$live_x" "$(get bare 2 4 total)")
+keys=$(awk -F, -v mib="$largest" -v cold="$cold_gbs" -v huge="$huge_gbs" -f "$here/layout.awk" \
+  -f "$here/keys.awk" "$raw")
 key_default=$(ratio "$(get live-pause 2 4 total)" "$(get bare 2 4 total)")
-key_shrink=$(ratio "$(get live 4 2 total)" "$live_x")
 key_shrink_world=$(ratio "$(get live-world 4 2 total)" "$live_x")
-key_redist=$(ratio "$(get live 2 4 redist_gbs)" "$memcpy_gbs")
-key_redist_cold=$(ratio "$(get live 2 4 redist_gbs)" "$cold_gbs")
+key_redist_hot=$(ratio "$(get live 2 4 redist_gbs)" "$memcpy_gbs")
 key_window=$(ratio "$(get live 2 4 window_gbs)" "$memcpy_gbs")
 key_respawn=$(ratio "$live_x" "$(get respawn 2 4 total)")
 pget() { # LOG KEY
@@ -221,12 +245,14 @@ bash "$here/table-md.sh" "$out" "$sizes"
 bash "$here/plot.sh" "$out" "$sizes" || echo "bench/runtime: plots failed" >&2
 column -s, -t "$out/table.csv" >&2 || true
 echo "bench/runtime: $nrun runs in $(($(date +%s) - start)) s, $failures failed; output in $out" >&2
-echo "RESULT expand_vs_bare=$key_expand expand_default_vs_bare=$key_default" \
-  "shrink_vs_expand=$key_shrink shrink_world_vs_expand=$key_shrink_world redist_vs_memcpy=$key_redist live_vs_respawn=$key_respawn" \
+echo "RESULT$keys"
+echo "RESULT expand_default_vs_bare=$key_default" \
+  "shrink_world_vs_expand=$key_shrink_world live_vs_respawn=$key_respawn" \
   "data_mib=$largest change=2->4,4->2 memcpy_gbs=$memcpy_gbs" \
-  "redist_gbs=$(get live 2 4 redist_gbs) redist_vs_memcpy_newbuf=$key_redist_cold" \
+  "redist_gbs=$(get live 2 4 redist_gbs) redist_vs_memcpy_hot=$key_redist_hot" \
   "window_gbs=$(get live 2 4 window_gbs) redist_vs_memcpy_all_ranks=$key_window" \
-  "memcpy_newbuf_gbs=$cold_gbs failed_runs=$failures"
+  "memcpy_newbuf_gbs=$cold_gbs memcpy_newbuf_huge_gbs=$huge_gbs failed_runs=$failures"
+[ $quick = 2 ] && { [ "$failures" = 0 ]; exit; }
 # The point's cost per iteration from its own measured cost, free of the
 # noise that the timed blocks carry on a shared machine.
 est() { awk -v ns="$(pget "$1" uninhibited_ns)" -v ms="$(pget "$1" iter_ms)" 'BEGIN {

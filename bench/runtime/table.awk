@@ -9,23 +9,12 @@
 # between processes), not taken from morph's report: after a live shrink
 # the report counts only what the stayers sent.
 #
+# kept() is in layout.awk (run with -f layout.awk -f table.awk).
+#
 # Phases: spawn = spawn + merge (relaunch: restart until the new job says
 # hello, plus the tiny prepare step); redist = data movement (relaunch:
 # checkpoint write + restore); commit; settle = a live shrink's wait until
 # the leavers are gone.
-
-# Elements a block layout over m keeps in place when it becomes one over n
-# (rank r's old and new parts overlap); the rest crosses between processes.
-function kept(g, m, n,    r, k, a0, a1, b0, b1, lo, hi) {
-  k = 0
-  for (r = 0; r < m && r < n; r++) {
-    a0 = int(r * g / m); a1 = int((r + 1) * g / m)
-    b0 = int(r * g / n); b1 = int((r + 1) * g / n)
-    lo = a0 > b0 ? a0 : b0; hi = a1 < b1 ? a1 : b1
-    if (hi > lo) k += hi - lo
-  }
-  return k
-}
 
 function add(key, col, v) { n[key, col]++; val[key, col, n[key, col]] = v }
 
@@ -46,7 +35,7 @@ NR > 1 {
   settle = relaunch ? 0 : $9
   g = $4 * 1048576 / 8
   bytes = $11
-  if ($1 == "bare" || $1 ~ /^live/) bytes = (g - kept(g, $2, $3)) * 8
+  if ($1 == "bare" || $1 ~ /^live/) bytes = crossing(g, $2, $3)
   if ($1 == "respawn") bytes = g * 8
   add(key, "spawn", spawn); add(key, "redist", redist); add(key, "commit", $8)
   add(key, "settle", settle); add(key, "total", spawn + redist + $8 + settle)

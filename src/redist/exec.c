@@ -25,6 +25,7 @@
 
 #include "common/clock.h"
 #include "morph/error.h"
+#include "redist/local.h"
 
 /* Bytes per message; overridable so that a test can exercise the cuts. */
 #ifdef MORPH__REDIST_MSG_MAX
@@ -100,14 +101,15 @@ static int post_run(xfer *x, const morph__slice *v, size_t n, const char *base, 
   return x->nseg ? flush(x, base, v[0].peer, sending) : MORPH_OK;
 }
 
-/* Posts every remote slice of a list, one run of equal peers at a time. */
+/* Posts every slice of a list that goes through MPI (remote, and not
+ * copied by the same-host path), one run of equal peers at a time. */
 static int post_list(xfer *x, const morph__slice *v, size_t n, int me, const char *base,
-                     int sending)
+                     int sending, const morph__local *lc)
 {
   for (size_t i = 0, j; i < n; i = j) {
     for (j = i; j < n && v[j].peer == v[i].peer; j++)
       ;
-    if (v[i].peer == me)
+    if (v[i].peer == me || !morph__local_via_mpi(lc, v[i].peer, sending))
       continue;
     int err = post_run(x, v + i, j - i, base, sending);
     if (err)
@@ -204,21 +206,30 @@ void morph__redist_xfer_free(xfer *x)
   x->reqs = NULL, x->stats = NULL, x->seg_len = NULL, x->seg_disp = NULL;
 }
 
-int morph__redist_post(MPI_Comm comm, const morph__plan *plan, const void *old_buf,
-                       void *new_buf, size_t elem_size, MPI_Datatype type, int tag, xfer *x)
+/* Checks the arguments and allocates the transfer state of a plan. */
+static int post_open(MPI_Comm comm, const morph__plan *plan, const void *old_buf,
+                     void *new_buf, size_t elem_size, MPI_Datatype type, int tag, xfer *x)
 {
   *x = (xfer){.comm = comm, .tag = tag, .es = (int64_t)elem_size};
   int err = check_exec_args(plan, old_buf, new_buf, elem_size, type);
   if (!err && MPI_Comm_rank(comm, &x->me) != MPI_SUCCESS)
     err = MORPH_EMPI;
-  if (!err)
-    err = xfer_init(x, plan, x->me);
+  return err ? err : xfer_init(x, plan, x->me);
+}
+
+/* The background form (async.c) posts everything through MPI: the
+ * same-host path needs a handshake that waits, which a background start
+ * cannot do. */
+int morph__redist_post(MPI_Comm comm, const morph__plan *plan, const void *old_buf,
+                       void *new_buf, size_t elem_size, MPI_Datatype type, int tag, xfer *x)
+{
+  int err = post_open(comm, plan, old_buf, new_buf, elem_size, type, tag, x);
   /* Receives first, so that eager sends land in place, not in MPI's
    * unexpected queue; the local copy overlaps the remote transfers. */
   if (!err)
-    err = post_list(x, plan->recv, plan->nrecv, x->me, new_buf, 0);
+    err = post_list(x, plan->recv, plan->nrecv, x->me, new_buf, 0, NULL);
   if (!err)
-    err = post_list(x, plan->send, plan->nsend, x->me, old_buf, 1);
+    err = post_list(x, plan->send, plan->nsend, x->me, old_buf, 1, NULL);
   if (!err) {
     copy_local(plan, x->me, old_buf, new_buf, x->es);
     x->remote_bytes = remote_bytes(plan, x->me, x->es);
@@ -233,11 +244,29 @@ int morph__redist_exec(MPI_Comm comm, const morph__plan *plan, const void *old_b
   if (bytes_sent)
     *bytes_sent = 0;
   xfer x;
-  int err = morph__redist_post(comm, plan, old_buf, new_buf, elem_size, type, tag, &x);
+  morph__local *lc = NULL;
+  int err = post_open(comm, plan, old_buf, new_buf, elem_size, type, tag, &x);
+  /* Offers out first: receivers on this host read our slices while we copy
+   * our own and read theirs (local.h). The rest goes through MPI, receives
+   * posted before the answer that lets the sender send. */
+  if (!err)
+    err = morph__local_open(&lc, comm, x.me, plan, old_buf, new_buf, x.es, tag);
+  if (!err) {
+    copy_local(plan, x.me, old_buf, new_buf, x.es);
+    err = morph__local_pull(lc, deadline);
+  }
+  if (!err)
+    err = post_list(&x, plan->recv, plan->nrecv, x.me, new_buf, 0, lc);
+  if (!err)
+    err = morph__local_answers(lc, deadline);
+  if (!err)
+    err = post_list(&x, plan->send, plan->nsend, x.me, old_buf, 1, lc);
   if (!err)
     err = wait_all(&x, deadline);
+  int cerr = morph__local_close(lc, err != MORPH_OK, deadline);
+  err = err ? err : cerr;
   if (!err && bytes_sent)
-    *bytes_sent = x.remote_bytes;
+    *bytes_sent = remote_bytes(plan, x.me, x.es);
   morph__redist_xfer_free(&x);
   return err;
 }

@@ -91,9 +91,13 @@ static int gather_counts(const morph__data *d, MPI_Comm comm, int me, int old_si
 }
 
 /*
- * A new local part. It is first touched by the incoming transfer, and page
- * faults then dominate: transparent huge pages doubled first-touch
- * bandwidth on our machines (1.4 -> 3.0 GB/s), so large parts get them.
+ * A new local part. Writing new memory costs a page fault per page, which
+ * dominates the transfer: transparent huge pages doubled first-touch
+ * bandwidth on our machines (1.4 -> 3.0 GB/s), and populating the whole
+ * part in one call (MADV_POPULATE_WRITE, Linux 5.14) instead of fault by
+ * fault added about half again (bench/runtime/bench-local.c,
+ * docs/performance.md). Where the call is not known the transfer faults
+ * the pages in as before.
  */
 static void *alloc_part(size_t bytes)
 {
@@ -104,6 +108,7 @@ static void *alloc_part(size_t bytes)
   if (posix_memalign(&p, huge, bytes) != 0)
     return NULL;
   madvise(p, bytes, MADV_HUGEPAGE);
+  madvise(p, bytes & ~(size_t)4095, MADV_POPULATE_WRITE);
   return p;
 }
 

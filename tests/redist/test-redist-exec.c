@@ -7,8 +7,11 @@
  * rank p or, with --held, on rank p mod N (morph__plan_build_held: where
  * the runtime's callbacks transport leaves data for the DMRlib front-end).
  *
- * Usage: test-redist-exec [--held] [all | M:N ...]   (default: a fixed list
- * of pairs)
+ * Usage: test-redist-exec [--mixed] [--held] [all | M:N ...]   (default: a
+ * fixed list of pairs)
+ * Pairs on one host are copied by the same-host path (src/redist/local.c)
+ * unless MORPH_REDIST_LOCAL=0; with --mixed the odd ranks set it, so that
+ * one redistribution mixes both paths, as one spanning hosts does.
  * Every rank prints its own failures; rank 0 prints a summary. Exit 1 on
  * any failure.
  */
@@ -268,6 +271,11 @@ int main(int argc, char **argv)
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   static int pairs[64 * 64][2];
+  int mixed = argc > 1 && strcmp(argv[1], "--mixed") == 0;
+  argc -= mixed;
+  argv += mixed;
+  if (mixed && me % 2)
+    setenv("MORPH_REDIST_LOCAL", "0", 1);
   int held = argc > 1 && strcmp(argv[1], "--held") == 0;
   int np = size <= 64 ? parse_pairs(argc - held, argv + held, size, pairs) : -1;
   MPI_Datatype ptype = particle_type();

@@ -1,0 +1,355 @@
+/*
+ * The same-host path of the redistribution engine: receivers read their
+ * slices out of their senders' memory with process_vm_readv (local.h has
+ * the handshake and its deadlines).
+ *
+ * Why cross-memory attach rather than shared-memory segments: both copy
+ * once, but a segment must hold the registered data from its allocation on
+ * (the application's buffers would become segments), has a name that a
+ * killed process leaves behind in /dev/shm, and costs the reader a page
+ * fault per source page when it maps it; process_vm_readv needs nothing
+ * allocated, leaves nothing behind, and measured as fast as or faster than
+ * a memcpy into new memory (bench/runtime/bench-local.c, numbers in
+ * docs/performance.md). Its condition is ptrace permission over the
+ * sender: same user and, under Yama's ptrace_scope 1, the sender's
+ * PR_SET_PTRACER_ANY (what Open MPI's vader does for its single copy).
+ * A read that is refused or fails falls back to MPI for that pair.
+ */
+#include "redist/local.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "common/clock.h"
+#include "morph/error.h"
+
+#define HOST_MAX 256 /* bytes of a processor name we compare */
+#define BATCH 256    /* iovecs per process_vm_readv (IOV_MAX is 1024) */
+
+enum { ANSWER_DONE = 1, ANSWER_MPI = 2 };
+
+/* What a sender tells each receiver: where it is and where its data is. */
+typedef struct offer {
+  char host[HOST_MAX];
+  int64_t pid;
+  uint64_t base;       /* address of the old part */
+  uint64_t nonce_addr; /* address of `nonce` in the sender */
+  uint64_t nonce;      /* a receiver that reads this there sees the sender */
+} offer;
+
+/* One remote peer of a plan list: its slices are v[first..end). */
+typedef struct peer {
+  int rank;
+  size_t first, end;
+  int via_mpi;
+  int settled; /* offer handled (senders) / answer in (receivers) */
+  int32_t answer;
+  offer in; /* a sender's offer */
+} peer;
+
+struct morph__local {
+  MPI_Comm comm;
+  int me, tag, enabled;
+  int64_t es, pulled;
+  const morph__plan *plan;
+  char *new_buf;
+  offer mine;
+  volatile uint64_t nonce;
+  peer *to, *from; /* receivers of this process's slices; its senders */
+  int nto, nfrom;
+  MPI_Request *reqs; /* [offers in | answers in | offers out | answers out] */
+  MPI_Status *stats; /* real statuses: MPICH's MPI_STATUSES_IGNORE trips
+                        gcc 12's -Wstringop-overflow */
+};
+
+/* Remote peers of a slice list with bytes to exchange, one entry each. */
+static int collect_peers(const morph__slice *v, size_t n, int me, peer **out, int *nout)
+{
+  *out = calloc(n + 1, sizeof **out);
+  *nout = 0;
+  if (!*out)
+    return MORPH_ENOMEM;
+  for (size_t i = 0, j; i < n; i = j) {
+    int64_t count = 0;
+    for (j = i; j < n && v[j].peer == v[i].peer; j++)
+      count += v[j].count;
+    if (v[i].peer != me && count > 0)
+      (*out)[(*nout)++] = (peer){.rank = v[i].peer, .first = i, .end = j, .via_mpi = 1};
+  }
+  return MORPH_OK;
+}
+
+static void local_free(morph__local *l)
+{
+  free(l->to);
+  free(l->from);
+  free(l->reqs);
+  free(l->stats);
+  free(l);
+}
+
+/* This process's offer. The nonce only has to differ from whatever another
+ * process (or one in another pid namespace) holds at the same address. */
+static void make_offer(morph__local *l, const void *old_buf)
+{
+  char name[MPI_MAX_PROCESSOR_NAME + 1] = "";
+  int len = 0;
+  MPI_Get_processor_name(name, &len);
+  snprintf(l->mine.host, sizeof l->mine.host, "%.*s", HOST_MAX - 1, name);
+  l->mine.pid = (int64_t)getpid();
+  l->mine.base = (uint64_t)(uintptr_t)old_buf;
+  l->nonce = ((uint64_t)(morph__now() * 1e9) ^ ((uint64_t)getpid() << 40) ^
+              (uint64_t)(uintptr_t)l) | 1;
+  l->mine.nonce = l->nonce;
+  l->mine.nonce_addr = (uint64_t)(uintptr_t)&l->nonce;
+}
+
+/* Receives of offers (from senders) first, then of answers (from
+ * receivers): a peer that is both sends its offer before its answer. */
+static int post_handshake(morph__local *l)
+{
+  MPI_Request *r = l->reqs;
+  int rc = MPI_SUCCESS;
+  for (int k = 0; k < l->nfrom && rc == MPI_SUCCESS; k++)
+    rc = MPI_Irecv(&l->from[k].in, (int)sizeof(offer), MPI_BYTE, l->from[k].rank, l->tag, l->comm,
+                   &r[k]);
+  for (int k = 0; k < l->nto && rc == MPI_SUCCESS; k++)
+    rc = MPI_Irecv(&l->to[k].answer, 1, MPI_INT32_T, l->to[k].rank, l->tag, l->comm,
+                   &r[l->nfrom + k]);
+  for (int k = 0; k < l->nto && rc == MPI_SUCCESS; k++)
+    rc = MPI_Isend(&l->mine, (int)sizeof(offer), MPI_BYTE, l->to[k].rank, l->tag, l->comm,
+                   &r[l->nfrom + l->nto + k]);
+  return rc == MPI_SUCCESS ? MORPH_OK : MORPH_EMPI;
+}
+
+int morph__local_open(morph__local **out, MPI_Comm comm, int me, const morph__plan *plan,
+                      const void *old_buf, void *new_buf, int64_t es, int tag)
+{
+  *out = NULL;
+  morph__local *l = calloc(1, sizeof *l);
+  if (!l)
+    return MORPH_ENOMEM;
+  *l = (morph__local){.comm = comm, .me = me, .tag = tag, .es = es, .plan = plan,
+                      .new_buf = new_buf};
+  const char *env = getenv("MORPH_REDIST_LOCAL");
+  l->enabled = !env || strcmp(env, "0") != 0;
+  int rc = collect_peers(plan->send, plan->nsend, me, &l->to, &l->nto);
+  if (rc == MORPH_OK)
+    rc = collect_peers(plan->recv, plan->nrecv, me, &l->from, &l->nfrom);
+  size_t nreq = 2 * ((size_t)l->nto + (size_t)l->nfrom);
+  l->reqs = malloc((nreq + 1) * sizeof *l->reqs);
+  l->stats = malloc((nreq + 1) * sizeof *l->stats);
+  if (rc == MORPH_OK && (!l->reqs || !l->stats))
+    rc = MORPH_ENOMEM;
+  for (size_t k = 0; rc == MORPH_OK && k < nreq; k++)
+    l->reqs[k] = MPI_REQUEST_NULL;
+  make_offer(l, old_buf);
+  /* Under Yama's ptrace_scope 1 only a declared tracer may read us; the
+   * call fails harmlessly (EINVAL) where Yama is absent. */
+  if (rc == MORPH_OK && l->nto > 0)
+    prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
+  if (rc == MORPH_OK)
+    rc = post_handshake(l);
+  if (rc != MORPH_OK) {
+    /* Only the first post can fail in practice; nothing else is pending. */
+    local_free(l);
+    return rc;
+  }
+  *out = l;
+  return MORPH_OK;
+}
+
+/* Moves v[*i..n) forward by `got` bytes. */
+static void advance(struct iovec *v, int n, int *i, size_t got)
+{
+  while (got > 0 && *i < n) {
+    if (got >= v[*i].iov_len) {
+      got -= v[*i].iov_len;
+      (*i)++;
+    } else {
+      v[*i].iov_base = (char *)v[*i].iov_base + got;
+      v[*i].iov_len -= got;
+      got = 0;
+    }
+  }
+}
+
+/* Reads n segments (equal lengths on both sides), partial reads resumed. */
+static int read_all(pid_t pid, struct iovec *lv, struct iovec *rv, int n)
+{
+  for (int a = 0, b = 0; a < n;) {
+    ssize_t got = process_vm_readv(pid, lv + a, (unsigned long)(n - a), rv + b,
+                                   (unsigned long)(n - b), 0);
+    if (got < 0 && errno == EINTR)
+      continue;
+    if (got <= 0)
+      return -1;
+    advance(lv, n, &a, (size_t)got);
+    advance(rv, n, &b, (size_t)got);
+  }
+  return 0;
+}
+
+/* 1 if the offer's nonce reads back from its process: same host, same pid
+ * namespace, and the kernel lets us read it. */
+static int can_read(const morph__local *l, const offer *o)
+{
+  if (!l->enabled || strncmp(o->host, l->mine.host, HOST_MAX) != 0)
+    return 0;
+  uint64_t w = 0;
+  struct iovec lv = {&w, sizeof w}, rv = {(void *)(uintptr_t)o->nonce_addr, sizeof w};
+  return process_vm_readv((pid_t)o->pid, &lv, 1, &rv, 1, 0) == (ssize_t)sizeof w &&
+         w == o->nonce;
+}
+
+/* Copies every slice from sender p; 0 on success. */
+static int read_slices(morph__local *l, const peer *p)
+{
+  struct iovec lv[BATCH], rv[BATCH];
+  const morph__slice *v = l->plan->recv;
+  char *base = (char *)(uintptr_t)p->in.base;
+  for (size_t i = p->first; i < p->end;) {
+    int n = 0;
+    for (; i < p->end && n < BATCH; i++) {
+      size_t len = (size_t)(v[i].count * l->es);
+      if (len == 0)
+        continue;
+      lv[n] = (struct iovec){l->new_buf + v[i].dst_index * l->es, len};
+      rv[n++] = (struct iovec){base + v[i].src_index * l->es, len};
+    }
+    if (read_all((pid_t)p->in.pid, lv, rv, n) != 0)
+      return -1;
+  }
+  return 0;
+}
+
+/* Handles sender k's offer: read directly and answer DONE, or leave it to
+ * MPI (a read that fails half way is overwritten by the MPI transfer). */
+static int take_offer(morph__local *l, int k)
+{
+  peer *p = &l->from[k];
+  p->settled = 1;
+  if (!can_read(l, &p->in) || read_slices(l, p) != 0)
+    return MORPH_OK;
+  for (size_t i = p->first; i < p->end; i++)
+    l->pulled += l->plan->recv[i].count * l->es;
+  p->via_mpi = 0;
+  p->answer = ANSWER_DONE;
+  MPI_Request *r = &l->reqs[l->nfrom + 2 * l->nto + k];
+  return MPI_Isend(&p->answer, 1, MPI_INT32_T, p->rank, l->tag, l->comm, r) == MPI_SUCCESS
+             ? MORPH_OK
+             : MORPH_EMPI;
+}
+
+/* Between two polls of a wait: jobs here often have more processes than
+ * cores, and a waiter that spins takes the core from the peer whose copy
+ * it waits for. */
+static void idle(void)
+{
+  sched_yield();
+}
+
+int morph__local_pull(morph__local *l, double deadline)
+{
+  for (int left = l->nfrom; left > 0;) {
+    for (int k = 0; k < l->nfrom; k++) {
+      int got = 0;
+      if (l->from[k].settled)
+        continue;
+      if (MPI_Test(&l->reqs[k], &got, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+        return MORPH_EMPI;
+      int rc = got ? take_offer(l, k) : MORPH_OK;
+      if (rc != MORPH_OK)
+        return rc;
+      left -= got;
+    }
+    /* Late senders go through MPI: a late offer still lands in its
+     * pending receive, and the MPI answer makes the sender send. */
+    if (left > 0 && deadline > 0 && morph__now() > deadline)
+      break;
+    if (left > 0)
+      idle();
+  }
+  for (int k = 0; k < l->nfrom; k++)
+    l->from[k].settled = 1;
+  return MORPH_OK;
+}
+
+/* The peer entry of `rank` in a list sorted by rank. */
+static const peer *find_peer(const peer *v, int n, int rank)
+{
+  int lo = 0, hi = n;
+  while (lo < hi) {
+    int mid = lo + (hi - lo) / 2;
+    if (v[mid].rank < rank)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < n && v[lo].rank == rank ? &v[lo] : NULL;
+}
+
+int morph__local_via_mpi(const morph__local *l, int peer, int sending)
+{
+  if (!l)
+    return 1;
+  const struct peer *p = sending ? find_peer(l->to, l->nto, peer)
+                                 : find_peer(l->from, l->nfrom, peer);
+  return !p || p->via_mpi;
+}
+
+int morph__local_answers(morph__local *l, double deadline)
+{
+  for (int k = 0; k < l->nfrom; k++) {
+    peer *p = &l->from[k];
+    if (!p->via_mpi)
+      continue;
+    p->answer = ANSWER_MPI;
+    if (MPI_Isend(&p->answer, 1, MPI_INT32_T, p->rank, l->tag, l->comm,
+                  &l->reqs[l->nfrom + 2 * l->nto + k]) != MPI_SUCCESS)
+      return MORPH_EMPI;
+  }
+  for (;;) {
+    int done = 0;
+    if (MPI_Testall(l->nto, l->reqs + l->nfrom, &done, l->stats) != MPI_SUCCESS)
+      return MORPH_EMPI;
+    if (done)
+      break;
+    if (deadline > 0 && morph__now() > deadline)
+      return MORPH_ETIMEDOUT;
+    idle();
+  }
+  for (int k = 0; k < l->nto; k++)
+    l->to[k].via_mpi = l->to[k].answer != ANSWER_DONE;
+  return MORPH_OK;
+}
+
+int64_t morph__local_pulled(const morph__local *l)
+{
+  return l ? l->pulled : 0;
+}
+
+int morph__local_close(morph__local *l, int abandon, double deadline)
+{
+  if (!l || abandon)
+    return MORPH_OK;
+  int n = 2 * (l->nto + l->nfrom);
+  for (;;) {
+    int done = 0;
+    if (MPI_Testall(n, l->reqs, &done, l->stats) != MPI_SUCCESS)
+      return MORPH_EMPI;
+    if (done)
+      break;
+    if (deadline > 0 && morph__now() > deadline)
+      return MORPH_ETIMEDOUT; /* left allocated: MPI still owns it */
+    idle();
+  }
+  local_free(l);
+  return MORPH_OK;
+}
