@@ -109,4 +109,42 @@ int app_verdict(MPI_Comm comm, int ok, const char *fmt, ...)
  * non-zero if morph failed or the check did not pass. */
 int app_finish(morph_ctx *m, int ok);
 
+/*
+ * The reconfiguration point of an example's loop (overlap.c): morph_point
+ * when limit is 0; otherwise a resize opens a window with
+ * morph_begin_overlap (the data declared constant moves in the
+ * background), the loop keeps computing at the old size while
+ * morph_progress moves it, and the window commits once the transfers are
+ * done everywhere or `limit` iterations have run in it. `open` says a
+ * window is open (the loop still runs at the old size). Returns what
+ * morph_point / morph_commit return (MORPH_EABORTED, a rolled-back resize,
+ * as MORPH_OK: it is in the report); *st is the caller's status after it.
+ */
+typedef struct app_point_state {
+  int limit, open, k;
+} app_point_state;
+int app_point(morph_ctx *m, app_point_state *p, morph_status *st);
+/* Commits a window still open when the loop ends (else only sets *st). */
+int app_point_close(morph_ctx *m, app_point_state *p, morph_status *st);
+
+/*
+ * What a resize cost the loop, printed by rank 0 after each resize:
+ *   RESIZE M->N lost_s=.. window_s=.. overlapped=K iter_s=.. prepare_s=..
+ *     redist_s=.. commit_s=..
+ * lost = window - overlapped * iter, with window the time from the start
+ * of the iteration that opened the window to the end of the commit and
+ * iter the median of the 8 iterations before it; prepare, redist and
+ * commit the phases of morph_last_report (redist: only what the loop
+ * waited for). app_loss_tick is called after each iteration with its start
+ * time and whether a window is open at its end.
+ */
+typedef struct app_loss_clock {
+  double last[8];  /* durations of the last iterations outside windows */
+  int n;
+  double start;    /* start of the iteration that opened the window (0: none open) */
+  int overlapped;  /* iterations computed inside it */
+  int seq;         /* last reconfiguration reported */
+} app_loss_clock;
+void app_loss_tick(app_loss_clock *c, const morph_ctx *m, double t_start, int open);
+
 #endif /* APP_H */

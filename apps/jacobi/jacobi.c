@@ -11,14 +11,9 @@
  * A and b never change, so they are declared constant: with --overlap K
  * the job resizes with morph_begin_overlap (A and b move in the background
  * while up to K more iterations run at the old size; x moves at the
- * commit) instead of morph_point. Either way rank 0 prints, after each
- * resize, the time the iteration loop lost to it:
- *   RESIZE M->N lost_s=.. window_s=.. overlapped=K iter_s=.. prepare_s=..
- *     redist_s=.. commit_s=..
- * lost = window - overlapped * iter, with window the time from the start
- * of the iteration that opened the window to the end of the commit and
- * iter the median of the 8 iterations before it; prepare, redist and commit
- * the phases of morph_last_report (redist: only what the loop waited for).
+ * commit) instead of morph_point (app_point, apps/common/overlap.c).
+ * Either way rank 0 prints, after each resize, the time the iteration loop
+ * lost to it (RESIZE lines, app.h).
  *
  * Lines that exist only for malleability end with a morph comment.
  */
@@ -70,96 +65,6 @@ static void jacobi_step(MPI_Comm comm, const double *A, const double *b, double 
     memcpy(x, xnew, sizeof(double) * (size_t)rows);
 }
 
-/* The reconfiguration point: blocking (limit 0), or overlapped, the
- * window staying open until the background transfers are done everywhere
- * or `limit` iterations have run in it. */
-typedef struct point_state {
-  int limit, open, k;
-} point_state;
-
-static int point(morph_ctx *m, point_state *p, morph_status *st) {    /* morph */
-  if (p->limit == 0)                                                  /* morph */
-    return morph_point(m, st);                                        /* morph */
-  int rc = MORPH_OK, done = 0;                                        /* morph */
-  if (!p->open) {                                                     /* morph */
-    morph_change ch;                                                  /* morph */
-    morph_window_info win;                                            /* morph */
-    rc = morph_probe(m, &ch);                                         /* morph */
-    if (rc == MORPH_OK && ch.pending)                                 /* morph */
-      rc = morph_begin_overlap(m, &win);                              /* morph */
-    if (rc != MORPH_OK || !ch.pending) {                              /* morph */
-      *st = morph_get_status(m);                                      /* morph */
-      return rc;                                                      /* morph */
-    }                                                                 /* morph */
-    p->open = 1, p->k = 0;                                            /* morph */
-    /* A joiner has nothing to compute yet; a failed window nothing
-     * to wait for. */
-    done = win.status == MORPH_JOINING || win.new_size == win.old_size; /* morph */
-  }                                                                   /* morph */
-  if (!done)                                                          /* morph */
-    rc = morph_progress(m, &done);                                    /* morph */
-  if (rc == MORPH_OK && (done || ++p->k >= p->limit)) {               /* morph */
-    p->open = 0;                                                      /* morph */
-    rc = morph_commit(m, MORPH_OK, st);                               /* morph */
-    rc = rc == MORPH_EABORTED ? MORPH_OK : rc; /* reported, as by morph_point */
-  }                                                                   /* morph */
-  *st = morph_get_status(m);                                          /* morph */
-  return rc;                                                          /* morph */
-}                                                                     /* morph */
-
-/* What a resize cost the loop (see the top of the file), on rank 0. */
-typedef struct loss_clock {
-  double last[8];  /* durations of the last iterations outside windows */
-  int n;
-  double start;    /* start of the iteration that opened the window (0:
-                      none open) */
-  int overlapped;  /* iterations computed inside it */
-  int seq;         /* last reconfiguration reported */
-} loss_clock;
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-static double median_iter(const loss_clock *c) {
-  double v[8];
-  int n = c->n < 8 ? c->n : 8;
-  memcpy(v, c->last, sizeof(double) * (size_t)n);
-  qsort(v, (size_t)n, sizeof *v, cmp_double);
-  return n ? v[n / 2] : 0;
-}
-
-/* Called after each iteration with its start time and whether a window was
- * open at its end. */
-static void loss_tick(loss_clock *c, const morph_ctx *m, double t_start, int open) {
-  double now = MPI_Wtime();
-  morph_reconf_report r;
-  morph_last_report(m, &r);
-  /* A window's report appears when it opens; it is over once closed. */
-  int resized = !open && r.seq != c->seq;
-  if (!open)
-    c->seq = r.seq;
-  if (!resized && !open && c->start == 0) {
-    c->last[c->n++ % 8] = now - t_start;
-    return;
-  }
-  if (c->start == 0)
-    c->start = t_start, c->overlapped = 0;
-  if (!resized) {
-    c->overlapped++;
-    return;
-  }
-  /* The commit's own iteration computed too: count it as overlapped. */
-  double iter = median_iter(c), window = now - c->start;
-  int k = c->overlapped + 1;
-  if (morph_rank(m) == 0 && r.outcome == MORPH_OK)
-    printf("RESIZE %d->%d lost_s=%.4f window_s=%.4f overlapped=%d iter_s=%.4f prepare_s=%.4f "
-           "redist_s=%.4f commit_s=%.4f\n", r.old_size, r.new_size, window - k * iter, window,
-           k - 1, iter, r.t_spawn, r.t_redist, r.t_commit);
-  c->start = 0, c->n = 0;
-}
-
 /* Rank 0 runs the same iterations serially and compares bitwise. */
 static int check(MPI_Comm comm, const app_args *a, const double *x, int64_t rows) {
   int64_t n;
@@ -193,7 +98,7 @@ int main(int argc, char **argv) {
   int thread_level; /* MULTIPLE gives morph's spawns a time limit */    /* morph */
   MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &thread_level);  /* morph */
   app_args a = {.size = 400, .iters = 100, .check = 1};
-  point_state ps = {0};
+  app_point_state ps = {0};
   const app_option extra[] = {
       {"overlap", 'i', &ps.limit, "K: resize overlapped with up to K iterations (default 0: "
                                   "blocking morph_point)"},
@@ -223,11 +128,11 @@ int main(int argc, char **argv) {
   double *xall = malloc(sizeof(double) * (size_t)(2 * n));
   if (!xall)
     MPI_Abort(MPI_COMM_WORLD, 2);
-  loss_clock clock = {.seq = 0};
+  app_loss_clock clock = {.seq = 0};
   for (; it < a.iters; it++) {
     double t_start = MPI_Wtime();
     morph_status st;                                                  /* morph */
-    app_try(m, point(m, &ps, &st), "morph_point");                    /* morph */
+    app_try(m, app_point(m, &ps, &st), "morph_point");                /* morph */
     if (st == MORPH_LEAVING)                                          /* morph */
       return app_finish(m, 1);                                        /* morph */
     if (!ps.open)                                                     /* morph */
@@ -237,15 +142,12 @@ int main(int argc, char **argv) {
                 morph_local_count(m, "x"));
     app_delay(&a);
     app_work(&a, morph_comm(m));
-    loss_tick(&clock, m, t_start, ps.open);
+    app_loss_tick(&clock, m, t_start, ps.open);
   }
-  if (ps.open) { /* the last iterations ran inside a window */        /* morph */
-    morph_status st;                                                  /* morph */
-    int crc = morph_commit(m, MORPH_OK, &st);                         /* morph */
-    app_try(m, crc == MORPH_EABORTED ? MORPH_OK : crc, "morph_commit"); /* morph */
-    if (st == MORPH_LEAVING)                                          /* morph */
-      return app_finish(m, 1);                                        /* morph */
-  }                                                                   /* morph */
+  morph_status st;                                                    /* morph */
+  app_try(m, app_point_close(m, &ps, &st), "morph_commit");           /* morph */
+  if (st == MORPH_LEAVING)                                            /* morph */
+    return app_finish(m, 1);                                          /* morph */
   free(xall);
   int ok = !a.check || check(morph_comm(m), &a, x, morph_local_count(m, "x"));
   return app_finish(m, ok);
