@@ -29,6 +29,12 @@ while [ $# -gt 0 ]; do
   esac
 done
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# One host: Open MPI's TCP stays on loopback. Otherwise it also uses the
+# bridges that emulated clusters add and remove (scripts/cluster.sh), and a
+# job whose bridge vanished stalls: the 1,000-cycle run of 23 Nov hung in an
+# nbody 4 -> 5 spawn with "readv failed: Connection timed out" while other
+# sessions' clusters came and went.
+export OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo
 bin=$build/bin
 [ -x "$bin/morph-run" ] || { echo "soak: no $bin/morph-run (build first)" >&2; exit 2; }
 work=$(mktemp -d /tmp/morph-soak.XXXXXX)
