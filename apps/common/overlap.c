@@ -35,11 +35,8 @@ int app_point(morph_ctx *m, app_point_state *p, morph_status *st) {
   }
   if (!done)
     rc = morph_progress(m, &done);
-  if (rc == MORPH_OK && (done || ++p->k >= p->limit)) {
-    p->open = 0;
-    rc = morph_commit(m, MORPH_OK, st);
-    rc = rc == MORPH_EABORTED ? MORPH_OK : rc; /* reported, as by morph_point */
-  }
+  if (rc == MORPH_OK && (done || ++p->k >= p->limit))
+    return app_point_close(m, p, st);
   *st = morph_get_status(m);
   return rc;
 }
