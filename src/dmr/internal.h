@@ -86,6 +86,8 @@ typedef struct dmr__ctx {
   int pending;                   /* a probe found a change: its kind (0: none) */
   int live;                      /* and it is carried out live */
   int in_window;                 /* the adaptation window is open (morph_begin) */
+  int rolled_back;               /* the live window of this point was rolled back
+                                    before the Send expression: skip the point */
   int exchanging;                /* live window: the arrays travel by dmr__exchange,
                                     morph's callbacks carry empty blobs */
   morph_window_info win;         /* and what it is */

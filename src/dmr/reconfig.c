@@ -2,8 +2,8 @@
  * DMR_RECONFIG's steps over morph.h's split point: probe (is a change
  * pending?); the parents' Send expression (the predefined functions note
  * their arrays; user functions, paper 000 Listing 3, send on DMR_INTERCOMM,
- * which opens the window so that the children exist); the window, whose
- * callbacks carry the noted arrays (blob.c); the children's Recv
+ * so a live window opens before it and the children exist); the window,
+ * whose callbacks carry the noted arrays (blob.c); the children's Recv
  * expression (the predefined functions rebalance the arrays, rebalance.c;
  * user functions receive on DMR_INTERCOMM); the commit.
  */
@@ -66,12 +66,32 @@ int DMR__probe(void) {
   return c->pending;
 }
 
+/* A window that changes nothing: the spawn failed or timed out and
+ * morph_begin rolled it back, or a relaunch restarts the job. */
+static int unchanged(const morph_window_info *w) {
+  return w->comm == MPI_COMM_NULL || w->new_size == w->old_size;
+}
+
 /* The parents evaluate the Send expression: the predefined functions note
- * their arrays, user functions send on DMR_INTERCOMM (which opens the
- * window). */
+ * their arrays, user functions send on DMR_INTERCOMM. A live window opens
+ * first, so that a rolled-back one skips the expression: Listing 3's
+ * functions would otherwise send the whole array to themselves with a
+ * blocking MPI_Send on the old processes, which never completes above the
+ * eager limit (the job hung after an Open MPI spawn timed out). A relaunch
+ * opens its window after the expression, since the checkpoint carries the
+ * noted arrays. */
 int DMR__sending(void) {
   dmr__ctx *c = dmr__get();
   c->nslots = 0;
+  if (c->pending && c->live && !c->in_window) {
+    dmr__open_window(c);
+    if (unchanged(&c->win)) {
+      c->pending = DMR__NONE;
+      c->rolled_back = 1;
+      DMR__done();
+      return 0;
+    }
+  }
   c->capturing = morph_get_status(c->m) != MORPH_JOINING;
   return c->capturing;
 }
@@ -82,6 +102,10 @@ int DMR__sending(void) {
 int DMR__sent(void) {
   dmr__ctx *c = dmr__get();
   c->capturing = 0;
+  if (c->rolled_back) {
+    c->rolled_back = 0;
+    return 0;
+  }
   if (c->pending && !c->in_window)
     dmr__open_window(c);
   c->pending = DMR__NONE;
@@ -90,7 +114,7 @@ int DMR__sent(void) {
   morph_window_info *w = &c->win;
   /* A relaunch ends here, a failed window is rolled back here, and a
    * leaver ends here once its arrays are on their way. */
-  if (w->comm == MPI_COMM_NULL || w->new_size == w->old_size) {
+  if (unchanged(w)) {
     DMR__done();
     return 0;
   }
