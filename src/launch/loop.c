@@ -103,6 +103,11 @@ static void stop_late_mpirun(struct morph__launch *r)
     morph__say(&r->log, 0, "mpirun still running %g s after the job ended; stopping it",
                r->opt->exit_timeout);
   stop_job(r, -1);
+  /* Said as when mpirun ends by itself: under load mpirun can take longer
+   * than the grace to report a crashed rank, and the user must not get a
+   * different account of the same crash. */
+  if (r->mon.all_gone && !r->job_bye)
+    morph__say(&r->log, 0, "the job ended without saying goodbye: status %d", r->exit_code);
 }
 
 /* The signal that killed the lost process cannot be known (mpirun, its
