@@ -163,6 +163,19 @@ static int hostfile_has_slots(const char *path)
   return found;
 }
 
+/* True if the user chose Open MPI's TCP interfaces, in the environment or
+ * with --mpi-arg. */
+static int tcp_interfaces_chosen(const struct morph__launch_mpicmd *c)
+{
+  for (char **e = environ; *e; e++)
+    if (strncmp(*e, "OMPI_MCA_", 9) == 0 && strstr(*e, "tcp_if_"))
+      return 1;
+  for (int k = 0; k < c->n_args; k++)
+    if (strstr(c->args[k], "tcp_if_"))
+      return 1;
+  return 0;
+}
+
 int morph__launch_mpi_recovers(const struct morph__launch_mpicmd *c)
 {
   return c->mpi == MORPH__LAUNCH_MPI_OPENMPI && !c->no_recovery;
@@ -175,12 +188,22 @@ int morph__launch_mpi_recovers(const struct morph__launch_mpicmd *c)
  * back. The joiners of a hung spawn, killed by libmorph, may also end
  * with a non-zero status; orte_abort_on_non_zero_status would then abort
  * the job, so it is off as well. morph run's crash monitor stops the job
- * for losses outside a window, and the job's status comes from its BYE. */
+ * for losses outside a window, and the job's status comes from its BYE.
+ * A job on this host alone (no hostfile) keeps Open MPI's TCP, which
+ * connects spawned processes to their parents, on loopback: by default
+ * it uses every interface, and one that goes away while the job runs (a
+ * container's or an emulated cluster's bridge) stalls the job in readv
+ * (seen in the 1,000-cycle soak). A user's own tcp_if_ choice wins. */
 static int openmpi_args(const struct morph__launch_mpicmd *c, struct morph__launch_argv *a)
 {
   int rc = MORPH_OK;
   if (!c->hostfile || !hostfile_has_slots(c->hostfile))
     rc |= morph__launch_argv_push(a, "--oversubscribe");
+  if (!c->hostfile && !tcp_interfaces_chosen(c))
+    for (int k = 0; k < 2; k++)
+      rc |= morph__launch_argv_push(a, "--mca") |
+            morph__launch_argv_push(a, k ? "oob_tcp_if_include" : "btl_tcp_if_include") |
+            morph__launch_argv_push(a, "lo");
   if (morph__launch_mpi_recovers(c))
     rc |= morph__launch_argv_push(a, "--enable-recovery") | morph__launch_argv_push(a, "--mca") |
           morph__launch_argv_push(a, "orte_abort_on_non_zero_status") |

@@ -17,7 +17,8 @@
 extern char **environ;
 
 /* Leaves MORPH_SOCKET as the only MORPH_* variable, so the -x list is
- * known. */
+ * known, and no TCP interface chosen (a job alone on this host gets
+ * loopback). */
 static int one_morph_variable(void **state)
 {
   (void)state;
@@ -31,6 +32,10 @@ static int one_morph_variable(void **state)
     unsetenv(name);
   }
   setenv("MORPH_SOCKET", "/tmp/x.sock", 1);
+  static const char *const tcp[] = {"OMPI_MCA_btl_tcp_if_include", "OMPI_MCA_btl_tcp_if_exclude",
+                                    "OMPI_MCA_oob_tcp_if_include", "OMPI_MCA_oob_tcp_if_exclude"};
+  for (size_t k = 0; k < sizeof tcp / sizeof *tcp; k++)
+    unsetenv(tcp[k]);
   return 0;
 }
 
@@ -56,12 +61,29 @@ static void test_openmpi_with_recovery(void **state)
   char *app[] = {"./jacobi.ompi", "--iters", "80", NULL};
   struct morph__launch_mpicmd c = {.mpi = MORPH__LAUNCH_MPI_OPENMPI, .app = app};
   static const char *const want[] = {
-    "mpirun.openmpi", "--oversubscribe", "--enable-recovery", "--mca",
+    "mpirun.openmpi", "--oversubscribe", "--mca", "btl_tcp_if_include", "lo", "--mca",
+    "oob_tcp_if_include", "lo", "--enable-recovery", "--mca",
     "orte_abort_on_non_zero_status", "0", "--mca", "orte_allowed_exit_without_sync", "1",
     "-x", "MORPH_SOCKET", "-n", "4", "./jacobi.ompi", "--iters", "80", NULL,
   };
   assert_true(morph__launch_mpi_recovers(&c));
   assert_command(&c, 4, want);
+}
+
+/* The user's own choice of Open MPI's TCP interfaces replaces loopback. */
+static void test_openmpi_user_tcp_interfaces_win(void **state)
+{
+  (void)state;
+  char *app[] = {"./jacobi.ompi", NULL};
+  struct morph__launch_mpicmd c = {.mpi = MORPH__LAUNCH_MPI_OPENMPI, .app = app,
+                                   .no_recovery = 1};
+  static const char *const want[] = {
+    "mpirun.openmpi", "--oversubscribe", "--mca", "orte_allowed_exit_without_sync", "1",
+    "-x", "MORPH_SOCKET", "-n", "2", "./jacobi.ompi", NULL,
+  };
+  setenv("OMPI_MCA_btl_tcp_if_include", "eth0", 1);
+  assert_command(&c, 2, want);
+  unsetenv("OMPI_MCA_btl_tcp_if_include");
 }
 
 static void test_openmpi_hostfile_with_slots_no_recovery(void **state)
@@ -117,6 +139,7 @@ int main(void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test_setup(test_openmpi_with_recovery, one_morph_variable),
+    cmocka_unit_test_setup(test_openmpi_user_tcp_interfaces_win, one_morph_variable),
     cmocka_unit_test_setup(test_openmpi_hostfile_with_slots_no_recovery, one_morph_variable),
     cmocka_unit_test_setup(test_mpich_exports_everything, one_morph_variable),
     cmocka_unit_test(test_flavour_names),
