@@ -180,7 +180,7 @@ if [ "$workload" = 0 ]; then
   result="RESULT hosts=3 cross_host_expand_s=$me cross_host_expand_min=$memin cross_host_expand_max=$memax"
   result+=" cross_host_expand_vs_bare=$ratio cross_host_expand_vs_bare_min=$rmin cross_host_expand_vs_bare_max=$rmax"
   result+=" bare_expand_s=$be cross_host_shrink_s=$ms cross_host_shrink_min=$msmin cross_host_shrink_max=$msmax"
-  result+=" host_release_s=$rel host_release_min=$relmin host_release_max=$relmax"
+  result+=" host_release_s=$rel host_release_min=$relmin host_release_max=$relmax runs=$runs mib=$mib"
   bash "$root/bench/cluster-plot.sh" "$csv" "$out/resizes.png" || echo "$bench_name: plot failed" >&2
 else
   result="RESULT hosts=3"
@@ -231,4 +231,4 @@ if [ "$no_workload" = 0 ]; then
   result+=" jobs=$jobs"
 fi
 echo "files: $out"
-echo "$result runs=$runs mib=$mib load=$(cut -d' ' -f1 /proc/loadavg)"
+echo "$result load=$(cut -d" " -f1 /proc/loadavg)"
