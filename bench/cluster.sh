@@ -164,23 +164,15 @@ if [ "$workload" = 0 ]; then
   done
   stop_morphd
   col() { awk -F, -v c="$1" 'NR > 1 && $c != "" && $c != "-" && $c != "0.000" { print $c }' "$csv" | bench_stats; }
-  read -r be bemin bemax < <(col 2)
-  read -r me memin memax < <(col 3)
-  read -r ms msmin msmax < <(col 4)
-  read -r ratio rmin rmax < <(col 5)
-  read -r dshr dmin dmax < <(col 6)
-  read -r rel relmin relmax < <(col 7)
-  printf "%-40s %8s %8s %8s\n" "seconds ($runs runs, $mib MiB)" min median max
-  printf "%-40s %8s %8s %8s\n" "bare spawn+merge+Alltoallv onto node2" "$bemin" "$be" "$bemax"
-  printf "%-40s %8s %8s %8s\n" "morph expand 2 -> 4 onto node2" "$memin" "$me" "$memax"
-  printf "%-40s %8s %8s %8s\n" "  morph / bare (per run)" "$rmin" "$ratio" "$rmax"
-  printf "%-40s %8s %8s %8s\n" "morph shrink 4 -> 2 off node2" "$msmin" "$ms" "$msmax"
-  printf "%-40s %8s %8s %8s\n" "morphd shrink 4 -> 2 off a host" "$dmin" "$dshr" "$dmax"
-  printf "%-40s %8s %8s %8s\n" "morphd host release (ACK -> next job)" "$relmin" "$rel" "$relmax"
-  result="RESULT hosts=3 cross_host_expand_s=$me cross_host_expand_min=$memin cross_host_expand_max=$memax"
-  result+=" cross_host_expand_vs_bare=$ratio cross_host_expand_vs_bare_min=$rmin cross_host_expand_vs_bare_max=$rmax"
-  result+=" bare_expand_s=$be cross_host_shrink_s=$ms cross_host_shrink_min=$msmin cross_host_shrink_max=$msmax"
-  result+=" host_release_s=$rel host_release_min=$relmin host_release_max=$relmax runs=$runs mib=$mib"
+  bench_result="RESULT hosts=3"
+  bench_row_head "seconds ($runs runs, $mib MiB)"
+  bench_row bare_expand_s "bare spawn+merge+Alltoallv onto node2" "$(col 2)"
+  bench_row cross_host_expand_s "morph expand 2 -> 4 onto node2" "$(col 3)"
+  bench_row cross_host_expand_vs_bare "  morph / bare (per run)" "$(col 5)"
+  bench_row cross_host_shrink_s "morph shrink 4 -> 2 off node2" "$(col 4)"
+  bench_row morphd_shrink_s "morphd shrink 4 -> 2 off a host" "$(col 6)"
+  bench_row host_release_s "morphd host release (ACK -> next job)" "$(col 7)"
+  result="$bench_result runs=$runs mib=$mib"
   bash "$root/bench/cluster-plot.sh" "$csv" "$out/resizes.png" || echo "$bench_name: plot failed" >&2
 else
   result="RESULT hosts=3"

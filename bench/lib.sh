@@ -13,6 +13,9 @@
 #                                     tree is configured Release)
 #   ... | bench_stats                 "median min max" of numbers, one a line
 #   bench_ratio A B                   A / B with 3 decimals (0 when B is 0)
+#   bench_row_head TITLE; bench_row KEY LABEL "MEDIAN MIN MAX"
+#                                     a table of medians (below) and the keys
+#                                     of its RESULT line in $bench_result
 #   bench_write_workload KIND FILE NJOBS GAP ROW...   a workload file (below)
 
 bench_init() { # NAME [DEFAULT_BUILD]
@@ -57,6 +60,18 @@ bench_stats() {
   sort -g | awk '{ v[NR] = $1 } END { if (!NR) { print "- - -"; exit }
     m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
     printf "%.3f %.3f %.3f\n", m, v[1], v[NR] }'
+}
+
+bench_row_head() { printf "%-40s %8s %8s %8s\n" "$1" median min max; }
+
+# bench_row KEY LABEL "MEDIAN MIN MAX": one line of the table, and
+# " KEY=MEDIAN BASE_min=MIN BASE_max=MAX" added to bench_result (BASE: KEY
+# without its unit _s).
+bench_row() {
+  local key=$1 m lo hi
+  read -r m lo hi <<<"$3"
+  printf "%-40s %8s %8s %8s\n" "$2" "$m" "$lo" "$hi"
+  bench_result+=" $key=$m ${key%_s}_min=$lo ${key%_s}_max=$hi"
 }
 
 bench_ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }'; }

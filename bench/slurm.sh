@@ -110,22 +110,17 @@ for r in $(seq "$runs"); do
 done
 stop_morphd
 log=$md/morphd.log
-read -r grow gmin gmax < <(grep -E 'resize [0-9]+ done, size 4: 2 -> 4 live in' "$log" |
-  sed 's/.* live in \([0-9.]*\) s.*/\1/' | bench_stats)
-read -r gsl gslmin gslmax < <(grep 'merged, .* after it was asked for' "$log" |
-  sed 's/.*merged, \([0-9.]*\) s after.*/\1/' | bench_stats)
-read -r shr smin smax < <(grep -E 'resize [0-9]+ done, size 2: 4 -> 2 live in' "$log" |
-  sed 's/.* live in \([0-9.]*\) s.*/\1/' | bench_stats)
-read -r rel rmin rmax < <(grep 'now on .*(update' "$log" | sed 's/.*(update \([0-9.]*\) s).*/\1/' | bench_stats)
-printf "%-34s %8s %8s %8s\n" "seconds ($runs runs, load $(cut -d' ' -f1 /proc/loadavg))" median min max
-printf "%-34s %8s %8s %8s\n" "grow 2 -> 4 (decision -> joiners)" "$grow" "$gmin" "$gmax"
-printf "%-34s %8s %8s %8s\n" "  Slurm's part (expander merged)" "$gsl" "$gslmin" "$gslmax"
-printf "%-34s %8s %8s %8s\n" "shrink 4 -> 2 (decision -> ACK)" "$shr" "$smin" "$smax"
-printf "%-34s %8s %8s %8s\n" "  Slurm update (nodes released)" "$rel" "$rmin" "$rmax"
-result="RESULT slurm_nodes=$N slurm_grow_s=$grow slurm_grow_min=$gmin slurm_grow_max=$gmax"
-result+=" slurm_grow_slurm_s=$gsl slurm_grow_slurm_min=$gslmin slurm_grow_slurm_max=$gslmax"
-result+=" slurm_shrink_s=$shr slurm_shrink_min=$smin slurm_shrink_max=$smax"
-result+=" node_release_s=$rel node_release_min=$rmin node_release_max=$rmax runs=$runs"
+bench_result="RESULT slurm_nodes=$N"
+bench_row_head "seconds ($runs runs, load $(cut -d' ' -f1 /proc/loadavg))"
+bench_row slurm_grow_s "grow 2 -> 4 (decision -> joiners)" "$(grep -E 'resize [0-9]+ done, size 4: 2 -> 4 live in' "$log" |
+  sed 's/.* live in \([0-9.]*\) s.*/\1/' | bench_stats)"
+bench_row slurm_grow_slurm_s "  Slurm's part (expander merged)" "$(grep 'merged, .* after it was asked for' "$log" |
+  sed 's/.*merged, \([0-9.]*\) s after.*/\1/' | bench_stats)"
+bench_row slurm_shrink_s "shrink 4 -> 2 (decision -> ACK)" "$(grep -E 'resize [0-9]+ done, size 2: 4 -> 2 live in' "$log" |
+  sed 's/.* live in \([0-9.]*\) s.*/\1/' | bench_stats)"
+bench_row node_release_s "  Slurm update (nodes released)" "$(grep 'now on .*(update' "$log" |
+  sed 's/.*(update \([0-9.]*\) s).*/\1/' | bench_stats)"
+result="$bench_result runs=$runs"
 
 # --- 2. mixed workload -------------------------------------------------------
 run_workload() { # KIND MAX

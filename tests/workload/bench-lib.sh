@@ -27,6 +27,11 @@ expect "stray argument's status" "$rc" 2
 expect "median of 5" "$(printf '5\n1\n4\n2\n3\n' | bench_stats)" "3.000 1.000 5.000"
 expect "median of 4" "$(printf '0.5\n2\n1\n10\n' | bench_stats)" "1.500 0.500 10.000"
 expect "no numbers" "$(bench_stats </dev/null)" "- - -"
+bench_result="RESULT"
+row=$(bench_row grow_s "grow" "1.5 1 2"; echo "$bench_result")
+expect "row and keys" "$(echo $row)" "grow 1.5 1 2 RESULT grow_s=1.5 grow_min=1 grow_max=2"
+bench_row ratio "ratio" "0.9 0.8 1.1" >/dev/null
+expect "keys of a ratio" "$bench_result" "RESULT ratio=0.9 ratio_min=0.8 ratio_max=1.1"
 expect "ratio" "$(bench_ratio 3 2)" "1.500"
 expect "ratio over 0" "$(bench_ratio 3 0)" "0.000"
 
