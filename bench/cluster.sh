@@ -70,7 +70,7 @@ out=$(cd "$out" && pwd) # the daemons start in another folder
 
 name=bench-cluster-$$
 CL="bash $root/scripts/cluster.sh --name $name"
-md= mdpid=
+md=
 stop_morphd() {
   [ -n "$md" ] || return 0
   timeout 60 $CL exec head "$bin/morph" daemon -d "$md" --stop --kill-jobs >/dev/null 2>&1 ||
@@ -166,9 +166,9 @@ if [ "$workload" = 0 ]; then
   col() { awk -F, -v c="$1" 'NR > 1 && $c != "" && $c != "-" && $c != "0.000" { print $c }' "$csv" | bench_stats; }
   bench_result="RESULT hosts=3"
   bench_row_head "seconds ($runs runs, $mib MiB)"
-  bench_row bare_expand_s "bare spawn+merge+Alltoallv onto node2" "$(col 2)"
   bench_row cross_host_expand_s "morph expand 2 -> 4 onto node2" "$(col 3)"
   bench_row cross_host_expand_vs_bare "  morph / bare (per run)" "$(col 5)"
+  bench_row bare_expand_s "  bare spawn+merge+Alltoallv onto node2" "$(col 2)"
   bench_row cross_host_shrink_s "morph shrink 4 -> 2 off node2" "$(col 4)"
   bench_row morphd_shrink_s "morphd shrink 4 -> 2 off a host" "$(col 6)"
   bench_row host_release_s "morphd host release (ACK -> next job)" "$(col 7)"
