@@ -21,20 +21,14 @@
 #     overlap_shrink_overlapped_s=... overlap_shrink_ratio=... runs=R size=N
 #     dropped=D
 set -uo pipefail
-here=$(cd "$(dirname "$0")/.." && pwd)
-runs=5 size=4000 build=${MORPH_BUILD:-$here/build}
-while [ $# -gt 0 ]; do
-  case $1 in
-  --runs) runs=$2; shift 2 ;;
-  --size) size=$2; shift 2 ;;
-  --build) build=$2; shift 2 ;;
-  *) echo "usage: bench/overlap.sh [--runs R] [--size N] [--build DIR]" >&2; exit 2 ;;
-  esac
-done
+. "$(dirname "$0")/lib.sh"
+bench_init bench/overlap.sh
+runs=5 size=4000
+bench_parse "runs:,size:,build:" "[--runs R] [--size N] [--build DIR]" "$@"
 for f in "$build/bin/morph-run" "$build/bin/jacobi.ompi"; do
   [ -x "$f" ] || { echo "overlap.sh: $f missing: build first (--build DIR)" >&2; exit 2; }
 done
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 MORPH_SPAWN_PAUSE=0
+export MORPH_SPAWN_PAUSE=0
 work=$(mktemp -d /tmp/bench-overlap-XXXXXX)
 trap 'rm -rf "$work"' EXIT
 raw=$work/raw # mode,resize,lost_s

@@ -23,28 +23,14 @@
 # campaign), table.md, every campaign's morph report (CSV, Gantt chart) and
 # log/. Prints RESULT lines. --quick: shorter jobs, 3 of them.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-build=${MORPH_BUILD:-$root/build-bench}
-bin=$build/bin
-quick=0
-out=""
-while [ $# -gt 0 ]; do
-  case $1 in
-  --quick) quick=1 ;;
-  --out) out=$2; shift ;;
-  *) echo "reproduce-elastic: unknown option $1" >&2; exit 2 ;;
-  esac
-  shift
-done
-if [ ! -x "$bin/adapt-solver.ompi" ] || [ ! -x "$bin/morph-daemon" ]; then
-  cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
-  cmake --build "$build" -j2 --target adapt-solver.ompi morph-run morph-daemon morph-submit \
-    morph-status morph-report >/dev/null
-fi
+. "$(dirname "$0")/lib.sh"
+bench_init reproduce-elastic build-bench
+quick=0 out=
+bench_parse "quick,out:" "[--quick] [--out DIR]" "$@"
+bench_build adapt-solver.ompi morph-run morph-daemon morph-submit morph-status morph-report
 out=${out:-$build/bench-out/elastic}
 rm -rf "$out"
 mkdir -p "$out/log"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # Two shared cores: spawned processes must yield when idle as the
 # oversubscribed initial ones do, or their busy polling slows every run.
 export OMPI_MCA_mpi_yield_when_idle=1

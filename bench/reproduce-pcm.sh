@@ -22,27 +22,14 @@
 # comps, seconds), phases.csv, table.md, pcm.png and log/. Prints RESULT
 # lines. --quick: 2 iterations per phase, a tenth of the work.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-build=${MORPH_BUILD:-$root/build-bench}
-bin=$build/bin
-quick=0
-out=""
-while [ $# -gt 0 ]; do
-  case $1 in
-  --quick) quick=1 ;;
-  --out) out=$2; shift ;;
-  *) echo "reproduce-pcm: unknown option $1" >&2; exit 2 ;;
-  esac
-  shift
-done
-if [ ! -x "$bin/pcm-master-worker.ompi" ] || [ ! -x "$bin/morph-run" ]; then
-  cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
-  cmake --build "$build" -j2 --target pcm-master-worker.ompi morph-run morph >/dev/null
-fi
+. "$(dirname "$0")/lib.sh"
+bench_init reproduce-pcm build-bench
+quick=0 out=
+bench_parse "quick,out:" "[--quick] [--out DIR]" "$@"
+bench_build pcm-master-worker.ompi morph-run morph
 out=${out:-$build/bench-out/pcm}
 rm -rf "$out"
 mkdir -p "$out/log"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_mpi_yield_when_idle=1
 export OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo
 unset MORPH_SPAWN_PAUSE MORPH_MECHANISM MORPH_PERIOD MORPH_ITERATIONS

@@ -33,23 +33,14 @@
 #          slurm_foreign_wait_ratio=<foreign jobs' mean wait flexible / fixed>
 #          slurm_utilization_fixed=.. slurm_utilization_flexible=.. runs=R jobs=J
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-build=${MORPH_BUILD:-$root/build}
-bin=$build/bin
-runs=5 njobs=20 workload=1 out=
-while [ $# -gt 0 ]; do
-  case $1 in
-    --runs) runs=$2; shift 2 ;;
-    --jobs) njobs=$2; shift 2 ;;
-    --no-workload) workload=0; shift ;;
-    --out) out=$2; shift 2 ;;
-    *) echo "slurm.sh: unknown option $1" >&2; exit 2 ;;
-  esac
-done
+. "$(dirname "$0")/lib.sh"
+bench_init bench/slurm.sh
+runs=5 jobs=20 no_workload=0 out=
+bench_parse "runs:,jobs:,no-workload,out:" "[--runs R] [--jobs J] [--no-workload] [--out DIR]" "$@"
+njobs=$jobs
 [ "$(id -u)" = 0 ] || { echo "bench/slurm.sh needs root (an emulated cluster)" >&2; exit 2; }
 case $build in /tmp/*) echo "bench/slurm.sh: the build tree is under /tmp, private on each emulated host" >&2; exit 2 ;; esac
 [ -x "$bin/jacobi.ompi" ] || { echo "bench/slurm.sh: no $bin/jacobi.ompi: build first" >&2; exit 2; }
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 N=4
 name=bench-slurm-$$
 SL="bash $root/scripts/slurm.sh --name $name"
@@ -119,25 +110,17 @@ for r in $(seq "$runs"); do
 done
 stop_morphd
 log=$md/morphd.log
-# stats: "median min max" of the numbers on stdin.
-stats() { sort -g | awk '{ v[NR] = $1 } END { if (!NR) { print "- - -"; exit }
-  m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.3f %.3f %.3f\n", m, v[1], v[NR] }'; }
-read -r grow gmin gmax < <(grep -E 'resize [0-9]+ done, size 4: 2 -> 4 live in' "$log" |
-  sed 's/.* live in \([0-9.]*\) s.*/\1/' | stats)
-read -r gsl gslmin gslmax < <(grep 'merged, .* after it was asked for' "$log" |
-  sed 's/.*merged, \([0-9.]*\) s after.*/\1/' | stats)
-read -r shr smin smax < <(grep -E 'resize [0-9]+ done, size 2: 4 -> 2 live in' "$log" |
-  sed 's/.* live in \([0-9.]*\) s.*/\1/' | stats)
-read -r rel rmin rmax < <(grep 'now on .*(update' "$log" | sed 's/.*(update \([0-9.]*\) s).*/\1/' | stats)
-printf "%-34s %8s %8s %8s\n" "seconds ($runs runs, load $(cut -d' ' -f1 /proc/loadavg))" median min max
-printf "%-34s %8s %8s %8s\n" "grow 2 -> 4 (decision -> joiners)" "$grow" "$gmin" "$gmax"
-printf "%-34s %8s %8s %8s\n" "  Slurm's part (expander merged)" "$gsl" "$gslmin" "$gslmax"
-printf "%-34s %8s %8s %8s\n" "shrink 4 -> 2 (decision -> ACK)" "$shr" "$smin" "$smax"
-printf "%-34s %8s %8s %8s\n" "  Slurm update (nodes released)" "$rel" "$rmin" "$rmax"
-result="RESULT slurm_nodes=$N slurm_grow_s=$grow slurm_grow_min=$gmin slurm_grow_max=$gmax"
-result+=" slurm_grow_slurm_s=$gsl slurm_grow_slurm_min=$gslmin slurm_grow_slurm_max=$gslmax"
-result+=" slurm_shrink_s=$shr slurm_shrink_min=$smin slurm_shrink_max=$smax"
-result+=" node_release_s=$rel node_release_min=$rmin node_release_max=$rmax runs=$runs"
+bench_result="RESULT slurm_nodes=$N"
+bench_row_head "seconds ($runs runs, load $(cut -d' ' -f1 /proc/loadavg))"
+bench_row slurm_grow_s "grow 2 -> 4 (decision -> joiners)" "$(grep -E 'resize [0-9]+ done, size 4: 2 -> 4 live in' "$log" |
+  sed 's/.* live in \([0-9.]*\) s.*/\1/' | bench_stats)"
+bench_row slurm_grow_slurm_s "  Slurm's part (expander merged)" "$(grep 'merged, .* after it was asked for' "$log" |
+  sed 's/.*merged, \([0-9.]*\) s after.*/\1/' | bench_stats)"
+bench_row slurm_shrink_s "shrink 4 -> 2 (decision -> ACK)" "$(grep -E 'resize [0-9]+ done, size 2: 4 -> 2 live in' "$log" |
+  sed 's/.* live in \([0-9.]*\) s.*/\1/' | bench_stats)"
+bench_row node_release_s "  Slurm update (nodes released)" "$(grep 'now on .*(update' "$log" |
+  sed 's/.*(update \([0-9.]*\) s).*/\1/' | bench_stats)"
+result="$bench_result runs=$runs"
 
 # --- 2. mixed workload -------------------------------------------------------
 run_workload() { # KIND MAX
@@ -176,12 +159,11 @@ sacct_metrics() { # KIND -> "makespan foreign_wait utilization"
       printf "%d %.1f %.3f\n", span, (nf ? fw / nf : 0), (span > 0 ? ns / (n * span) : 0) }' "$out/$1-sacct.txt"
 }
 
-if [ "$workload" = 1 ]; then
+if [ "$no_workload" = 0 ]; then
   run_workload fixed 2
   run_workload flexible 8
   read -r mfix wfix ufix < <(sacct_metrics fixed)
   read -r mflex wflex uflex < <(sacct_metrics flexible)
-  ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b > 0 ? a / b : 0 }'; }
   printf "\n%-28s %10s %10s\n" "workload ($njobs jobs)" fixed flexible
   printf "%-28s %10s %10s\n" "makespan_s" "$mfix" "$mflex"
   printf "%-28s %10s %10s\n" "foreign mean wait_s" "$wfix" "$wflex"
@@ -189,8 +171,8 @@ if [ "$workload" = 1 ]; then
   for k in fixed flexible; do
     [ -f "$out/report/$k-summary.csv" ] && { echo "$k (morph report):"; sed 's/^/  /' "$out/report/$k-summary.csv"; }
   done
-  result+=" slurm_flexible_vs_fixed_completion=$(ratio "$mfix" "$mflex")"
-  result+=" slurm_foreign_wait_ratio=$(ratio "$wflex" "$wfix")"
+  result+=" slurm_flexible_vs_fixed_completion=$(bench_ratio "$mfix" "$mflex")"
+  result+=" slurm_foreign_wait_ratio=$(bench_ratio "$wflex" "$wfix")"
   result+=" slurm_utilization_fixed=$ufix slurm_utilization_flexible=$uflex jobs=$njobs"
 fi
 echo "files: $out"

@@ -18,17 +18,10 @@
 #   RESULT soak_cycles=... soak_failures=... soak_hangs=... soak_rollbacks=... soak_s=...
 # Exit status 0 only when there was no failure and no hang.
 set -uo pipefail
-here=$(cd "$(dirname "$0")/.." && pwd)
-cycles=1000 seed=$(date +%s) build=${MORPH_BUILD:-$here/build}
-while [ $# -gt 0 ]; do
-  case $1 in
-  --cycles) cycles=$2; shift 2 ;;
-  --seed) seed=$2; shift 2 ;;
-  --build) build=$2; shift 2 ;;
-  *) echo "usage: bench/soak.sh [--cycles N] [--seed S] [--build DIR]" >&2; exit 2 ;;
-  esac
-done
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+. "$(dirname "$0")/lib.sh"
+bench_init bench/soak.sh
+cycles=1000 seed=$(date +%s)
+bench_parse "cycles:,seed:,build:" "[--cycles N] [--seed S] [--build DIR]" "$@"
 # One host: Open MPI's TCP stays on loopback. Otherwise it also uses the
 # bridges that emulated clusters add and remove (scripts/cluster.sh), and a
 # job whose bridge vanished stalls: the 1,000-cycle run of 23 Nov hung in an

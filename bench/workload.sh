@@ -12,21 +12,14 @@
 # (ratios > 1: flexible is better). Options: --quick (12 jobs), --slots N,
 # --out DIR (CSV, plots, workload files; default a temporary folder).
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-build=${MORPH_BUILD:-$root/build}
-slots=6 njobs=24 out=
-while [ $# -gt 0 ]; do
-  case $1 in
-    --quick) njobs=12; shift ;;
-    --slots) slots=$2; shift 2 ;;
-    --out) out=$2; shift 2 ;;
-    *) echo "workload.sh: unknown option $1" >&2; exit 2 ;;
-  esac
-done
-cmake -S "$root" -B "$build" > /dev/null
-cmake --build "$build" -j "$(nproc)" > /dev/null
-bin=$build/bin
-[ "$(id -u)" = 0 ] && export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+. "$(dirname "$0")/lib.sh"
+bench_init bench/workload.sh
+slots=6 quick=0 out=
+bench_parse "quick,slots:,out:" "[--quick] [--slots N] [--out DIR]" "$@"
+njobs=24
+[ "$quick" = 1 ] && njobs=12
+bench_build morph morph-daemon morph-workload morph-report morph-submit farm.ompi jacobi.ompi \
+  heat.ompi cg.ompi nbody.ompi
 out=${out:-$(mktemp -d /tmp/morph-bench.XXXXXX)}
 mkdir -p "$out"
 
@@ -45,22 +38,6 @@ apps=(
   "nbody|2|1|2|3|--size 64 --iters 250 --work-ms 100 --serial-ms 5"
 )
 
-# Writes the workload: kind fixed or flexible; submissions 4 s apart.
-write_workload() { # kind file
-  local kind=$1 file=$2 sep=
-  { echo "{\"name\": \"bench-$kind\", \"jobs\": ["
-    for i in $(seq 0 $((njobs - 1))); do
-      IFS='|' read -r app req min pref max args <<< "${apps[$((i % ${#apps[@]}))]}"
-      local request=$req
-      [ "$kind" = flexible ] && request="\"$min-$req\""
-      local a=\"${args// /\", \"}\"
-      echo "$sep {\"name\": \"$app-$i\", \"submit\": $((i * 4)), \"kind\": \"$kind\", \"app\": \"$app\","
-      echo "   \"request\": $request, \"min\": $min, \"pref\": $pref, \"max\": $max, \"args\": [$a]}"
-      sep=,
-    done
-    echo "]}"; } > "$file"
-}
-
 daemon_pid=
 stop_daemon() {
   [ -n "$daemon_pid" ] || return 0
@@ -75,7 +52,7 @@ trap 'exit 130' INT TERM
 run() { # kind
   local kind=$1 dir=$out/$1
   rm -rf "$dir"; mkdir -p "$dir"; current=$dir
-  write_workload "$kind" "$out/$kind.json"
+  bench_write_workload "$kind" "$out/$kind.json" "$njobs" 4 "${apps[@]}"
   "$bin/morph" daemon -d "$dir" --slots "$slots" --interval 2 > "$dir/morphd.log" 2>&1 &
   daemon_pid=$!
   for _ in $(seq 50); do [ -S "$dir/morphd.sock" ] && break; sleep 0.1; done
@@ -92,15 +69,14 @@ value() { # kind key: from <kind>-summary.csv
 
 run fixed
 run flexible
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }'; }
 # Energy of the one node (idle 100 W, loaded 340 W, linear in loaded slots).
 joules() { awk -v m="$(value "$1" makespan_s)" -v b="$(value "$1" busy_slots_s)" -v n="$slots" \
   'BEGIN { printf "%.0f", (100 * (n * m - b) + 340 * b) / n }'; }
-completion=$(ratio "$(value fixed makespan_s)" "$(value flexible makespan_s)")
-wait_r=$(ratio "$(value fixed avg_wait_s)" "$(value flexible avg_wait_s)")
-alloc=$(ratio "$(value flexible allocation_rate)" "$(value fixed allocation_rate)")
-jobcomp=$(ratio "$(value fixed avg_completion_s)" "$(value flexible avg_completion_s)")
-energy=$(ratio "$(joules flexible)" "$(joules fixed)")
+completion=$(bench_ratio "$(value fixed makespan_s)" "$(value flexible makespan_s)")
+wait_r=$(bench_ratio "$(value fixed avg_wait_s)" "$(value flexible avg_wait_s)")
+alloc=$(bench_ratio "$(value flexible allocation_rate)" "$(value fixed allocation_rate)")
+jobcomp=$(bench_ratio "$(value fixed avg_completion_s)" "$(value flexible avg_completion_s)")
+energy=$(bench_ratio "$(joules flexible)" "$(joules fixed)")
 echo
 printf "%-22s %12s %12s\n" metric fixed flexible
 for k in completed makespan_s avg_wait_s avg_exec_s avg_completion_s throughput_jobs_per_s \

@@ -3,7 +3,7 @@
  * plain MPI (no libmorph, no launcher, no pause before the spawn).
  *
  *   mpirun -n OLD bench-bare --mode bare|respawn --old OLD --new NEW --bytes B
- *          [--thread-multiple]
+ *          [--thread-multiple] [--host HOST:N]
  *
  * The job holds B bytes of doubles in blocks over OLD processes (element g
  * holds g) and moves them to blocks over NEW processes, as a programmer
@@ -17,11 +17,17 @@
  *    merge, the OLD processes send all the data to them with one
  *    MPI_Alltoallv, and the OLD processes leave.
  *
+ * --host HOST:N spawns with Open MPI's info key "host" (bench/cluster.sh:
+ * the joiners go onto another host, as morph's do).
+ *
  * Times are taken on rank 0 between barriers, from the start of the
  * reconfiguration to the moment every new owner holds its data (the old
  * processes of a respawn leaving afterwards is not counted, which only
  * favours the reference). Rank 0 prints
  *   BARE mode=bare old=2 new=4 bytes=.. t_spawn=.. t_redist=.. t_commit=.. errors=0
+ *        hosts=node1,node1,node2,node2
+ * (hosts: where each process of the exchange runs, in rank order,
+ * gathered after the timed part).
  * Every receiver checks a sample of what it got (not timed).
  */
 #include <getopt.h>
@@ -35,8 +41,11 @@
 
 typedef struct cfg {
   int respawn, old, now, child, thread_multiple;
-  int64_t global; /* doubles */
+  int64_t global;   /* doubles */
+  const char *host; /* info "host" of the spawn; NULL: none */
 } cfg;
+
+#define HOST_LEN 64 /* a processor name in the hosts= list */
 
 static void parse(cfg *c, int argc, char **argv)
 {
@@ -44,10 +53,10 @@ static void parse(cfg *c, int argc, char **argv)
     {"mode", required_argument, 0, 'm'},  {"old", required_argument, 0, 'o'},
     {"new", required_argument, 0, 'n'},   {"bytes", required_argument, 0, 'b'},
     {"child", no_argument, 0, 'c'},       {"thread-multiple", no_argument, 0, 't'},
-    {0, 0, 0, 0}};
+    {"host", required_argument, 0, 'H'},  {0, 0, 0, 0}};
   memset(c, 0, sizeof *c);
   c->old = 2, c->now = 4, c->global = (1 << 20) / 8;
-  for (int o; (o = getopt_long(argc, argv, "m:o:n:b:ct", opts, NULL)) != -1;) {
+  for (int o; (o = getopt_long(argc, argv, "m:o:n:b:ctH:", opts, NULL)) != -1;) {
     if (o == 'm')
       c->respawn = !strcmp(optarg, "respawn");
     else if (o == 'o')
@@ -60,6 +69,8 @@ static void parse(cfg *c, int argc, char **argv)
       c->child = 1;
     else if (o == 't')
       c->thread_multiple = 1;
+    else if (o == 'H')
+      c->host = optarg;
   }
 }
 
@@ -156,22 +167,52 @@ static double *old_part(const cfg *c, int rank, int64_t *n)
 
 /* Spawns n copies of this program (child_argv: its arguments plus
  * --child) and merges them after the current processes. */
-static MPI_Comm spawn_merge(char **child_argv, int n)
+static MPI_Comm spawn_merge(const cfg *c, char **child_argv, int n)
 {
   char exe[PATH_MAX];
   ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
   exe[len > 0 ? len : 0] = '\0';
   MPI_Comm inter, merged;
-  MPI_Comm_spawn(exe, child_argv, n, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter,
-                 MPI_ERRCODES_IGNORE);
+  MPI_Info info = MPI_INFO_NULL;
+  if (c->host) {
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "host", c->host);
+  }
+  MPI_Comm_spawn(exe, child_argv, n, info, 0, MPI_COMM_WORLD, &inter, MPI_ERRCODES_IGNORE);
+  if (info != MPI_INFO_NULL)
+    MPI_Info_free(&info);
   MPI_Intercomm_merge(inter, 0, &merged);
   MPI_Comm_free(&inter);
   return merged;
 }
 
+/* Rank 0 of comm gets every member's processor name, comma-separated, in
+ * `out` (HOST_LEN per name); collective over comm, not timed. */
+static void gather_hosts(MPI_Comm comm, char *out, size_t size)
+{
+  char me[HOST_LEN] = "", *all = NULL;
+  int len, rank, n;
+  MPI_Get_processor_name(me, &len);
+  me[HOST_LEN - 1] = '\0';
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &n);
+  if (rank == 0)
+    all = calloc((size_t)n, HOST_LEN);
+  MPI_Gather(me, HOST_LEN, MPI_CHAR, all, HOST_LEN, MPI_CHAR, 0, comm);
+  if (!all)
+    return;
+  out[0] = '\0';
+  for (int i = 0; i < n; i++) {
+    size_t used = strlen(out);
+    snprintf(out + used, size - used, "%s%s", i ? "," : "", all + (size_t)i * HOST_LEN);
+  }
+  free(all);
+}
+
 /* The exchange of every mode, seen from one process of comm. */
 typedef struct times {
   double t0, spawn, redist, commit;
+  char hosts[1024];
 } times;
 
 static int run_parent(const cfg *c, char **child_argv, times *t)
@@ -186,7 +227,7 @@ static int run_parent(const cfg *c, char **child_argv, times *t)
   t->t0 = MPI_Wtime();
   MPI_Comm comm = MPI_COMM_WORLD;
   if (c->respawn || grow)
-    comm = spawn_merge(child_argv, c->respawn ? c->now : c->now - c->old);
+    comm = spawn_merge(c, child_argv, c->respawn ? c->now : c->now - c->old);
   t->spawn = MPI_Wtime();
   int err = exchange(c, &l, comm, old, &nw, &n_new);
   MPI_Barrier(comm);
@@ -201,6 +242,7 @@ static int run_parent(const cfg *c, char **child_argv, times *t)
   if (n_new > 0)
     err |= check_part(c, &l, rank, nw, n_new);
   MPI_Allreduce(MPI_IN_PLACE, &err, 1, MPI_INT, MPI_MAX, comm);
+  gather_hosts(comm, t->hosts, sizeof t->hosts);
   if (stay != MPI_COMM_NULL)
     MPI_Comm_free(&stay);
   if (comm != MPI_COMM_WORLD)
@@ -226,6 +268,7 @@ static int run_child(const cfg *c)
   if (n_new > 0)
     err |= check_part(c, &l, me, nw, n_new);
   MPI_Allreduce(MPI_IN_PLACE, &err, 1, MPI_INT, MPI_MAX, merged);
+  gather_hosts(merged, NULL, 0);
   MPI_Comm_free(&merged);
   free(nw);
   return err;
@@ -247,13 +290,13 @@ int main(int argc, char **argv)
   if (c.child) {
     err = run_child(&c);
   } else {
-    times t;
+    times t = {0};
     err = run_parent(&c, child_argv, &t);
     if (rank == 0)
       printf("BARE mode=%s old=%d new=%d bytes=%lld t_spawn=%.6f t_redist=%.6f t_commit=%.6f "
-             "errors=%d\n", c.respawn ? "respawn" : "bare", c.old, c.now,
+             "errors=%d hosts=%s\n", c.respawn ? "respawn" : "bare", c.old, c.now,
              (long long)c.global * (long long)sizeof(double), t.spawn - t.t0, t.redist - t.spawn,
-             t.commit - t.redist, err);
+             t.commit - t.redist, err, t.hosts);
   }
   MPI_Finalize();
   return err;
