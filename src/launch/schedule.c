@@ -314,18 +314,21 @@ static int check_clause(const struct morph__launch_sched_entry *e, int size, cha
   char text[512], wire[512];
   morph__launch_sched_format(e, text, sizeof text);
   int change = e->move ? move_count(e) : e->size - size;
-  if (!e->move && e->onto[0] && change <= 0)
-    return entry_error(err, errsize, text, change == 0 ? "'onto' names joiners' hosts, but the "
-                       "size does not change (a move is 'move@... off HOST onto HOST')"
-                                                       : "'onto' names joiners' hosts, but this "
-                       "step shrinks the job (use 'off')");
+  if (!e->move && e->onto[0] && change == 0)
+    return entry_error(err, errsize, text, "'onto' names joiners' hosts, but the size does not "
+                       "change (a move is 'move@... off HOST onto HOST')");
+  if (!e->move && e->onto[0] && change < 0)
+    return entry_error(err, errsize, text, "'onto' names joiners' hosts, but this step shrinks "
+                       "the job (use 'off')");
   if (!e->move && e->off[0] && change >= 0)
     return entry_error(err, errsize, text, "'off' names the hosts of leavers, but this step "
                        "does not shrink the job (use 'onto')");
   int n = change < 0 ? -change : change;
-  const char *bad = morph__launch_sched_hosts(e->onto, n, wire, sizeof wire) != MORPH_OK ? "onto"
-                    : morph__launch_sched_hosts(e->off, n, wire, sizeof wire) != MORPH_OK ? "off"
-                                                                                            : NULL;
+  const char *bad = NULL;
+  if (morph__launch_sched_hosts(e->onto, n, wire, sizeof wire) != MORPH_OK)
+    bad = "onto";
+  else if (morph__launch_sched_hosts(e->off, n, wire, sizeof wire) != MORPH_OK)
+    bad = "off";
   if (!bad)
     return MORPH_OK;
   char why[160];

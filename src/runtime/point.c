@@ -95,6 +95,13 @@ static void decide(morph_ctx *ctx, check_msg *m)
              "by the launcher's mapping, not on the hosts named)");
     mech = MORPH_ENOSYS;
   }
+  /* DMRlib's and Elastic MPI's APIs have no word for a move: their
+   * programs would take its grow for a resize. */
+  if (mech >= 0 && d->move && ctx->frontend[0] && strncmp(ctx->frontend, "PCM", 3) != 0) {
+    snprintf(why, sizeof why, "the %.60s front-end does not carry out moves (PCM and morph.h do)",
+             ctx->frontend);
+    mech = MORPH_ENOSYS;
+  }
   if (mech < 0) {
     refuse(ctx, mech, why);
     return;
