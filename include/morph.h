@@ -332,8 +332,14 @@ typedef struct morph_change {
   int pending;             /* 1: a reconfiguration must begin now */
   morph_status status;     /* what this process will be: STAYING or LEAVING
                               (JOINING on a joiner); STAYING if none */
-  int old_size, new_size;  /* equal when nothing is pending */
+  int old_size, new_size;  /* equal when nothing is pending, and for a move */
   morph_mechanism mechanism; /* how it will be carried out */
+  int moving;              /* a move: this many processes leave the hosts
+                              the decision names and as many join on others,
+                              the size unchanged (status LEAVING on the
+                              movers); 0: a resize. morph_begin() opens its
+                              grow; the next morph_probe() finds its shrink
+                              pending at once (docs/runtime.md, Moves) */
 } morph_change;
 
 /*
@@ -365,6 +371,8 @@ typedef struct morph_window_info {
                               the commit; MPI_COMM_NULL on leavers and under
                               relaunch */
   int old_rank, new_rank;  /* this process's ranks; -1 where not a member */
+  int moving;              /* a half of a move of this many processes (the
+                              shrink gives the joiners the movers' ranks) */
 } morph_window_info;
 
 /*

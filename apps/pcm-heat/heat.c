@@ -3,7 +3,9 @@
  * PCM front-end (include/morph/pcm.h), written as the paper's skeleton:
  * MPI_PCM_Init, PCM_Process_Status to tell started from split processes,
  * PCM_Load of "iterator", "datawidth" and "myArray" on the latter,
- * PCM_Status once per iteration, PCM_Split / PCM_Merge on the 2-D array.
+ * PCM_Status once per iteration, PCM_Split / PCM_Merge on the 2-D array,
+ * PCM_Store then PCM_Reconfigure for a migration (--hosts prints where
+ * each rank runs, at start and after every change).
  *
  * A yDim x yDim plate; its left edge is held at 100 degrees, the other
  * edges at 0. The yDim - 2 interior columns are split in blocks, each
@@ -128,6 +130,24 @@ static void reconfigure(int pcm_status, int collective, double **prevData, int *
     printf("pcm-heat: %s: %s\n", morph_err_name(rc), MORPH_PCM_errmsg());  /* morph */
 }
 
+/* A migration (PCM_MIGRATE on the processes that move, PCM_RECONFIGURE
+ * on the others): the movers store their state, as Figure 6's split
+ * stores a new process's; PCM_Reconfigure ends them and starts their
+ * replacements on the target host, which load it in main(). */
+static void migrate(int pcm_status, double *prevData, int iterations, int xDim, int yDim,
+                    int rank, MPI_Comm *world, const char *argv0) {
+  if (pcm_status == PCM_MIGRATE) {                                         /* morph */
+    PCM_Store(rank, "iterator", &iterations, PCM_INT, 1);                  /* morph */
+    PCM_Store(rank, "datawidth", &xDim, PCM_INT, 1);                       /* morph */
+    PCM_Store(rank, "myArray", prevData, PCM_DOUBLE, (xDim + 2) * yDim);   /* morph */
+  }
+  int rc = PCM_Reconfigure(world, argv0);                                  /* morph */
+  if (rc != MORPH_OK && rc != MORPH_EABORTED)                              /* morph */
+    app_try(NULL, rc, MORPH_PCM_errmsg());                                 /* morph */
+  if (rc != MORPH_OK && rank == 0)                                         /* morph */
+    printf("pcm-heat: %s: %s\n", morph_err_name(rc), MORPH_PCM_errmsg());  /* morph */
+}
+
 int main(int argc, char **argv) {
   if (MPI_PCM_Init(&argc, &argv) != MORPH_OK) {                            /* morph */
     fprintf(stderr, "MPI_PCM_Init: %s\n", MORPH_PCM_errmsg());             /* morph */
@@ -135,7 +155,7 @@ int main(int argc, char **argv) {
   }
   MPI_Comm PCM_COMM_WORLD;                                                 /* morph */
   PCM_Init(&PCM_COMM_WORLD);                                               /* morph */
-  int collective = 0, seen = 0;
+  int collective = 0, seen = 0, hosts_seen = 0;
   app_option extra[] = {{"collective", 'i', &collective,
                          "1: the collective split and merge (any sizes)"},
                         {NULL, 0, NULL, NULL}};
@@ -166,9 +186,15 @@ int main(int argc, char **argv) {
     int pcm_status = PCM_Status(PCM_COMM_WORLD);                           /* morph */
     if (pcm_status < 0)                                                    /* morph */
       app_try(NULL, pcm_status, MORPH_PCM_errmsg());                       /* morph */
+    if (pcm_status == PCM_MIGRATE || pcm_status == PCM_RECONFIGURE) {      /* morph */
+      migrate(pcm_status, prevData, iterations, xDim, yDim, rank, &PCM_COMM_WORLD,
+              argv[0]);                                                    /* morph */
+      hosts_seen = 0; /* same size, other hosts */                         /* morph */
+    }                                                                      /* morph */
     reconfigure(pcm_status, collective, &prevData, &iterations, &xDim, &yDim, &rank,
                 &totalProcessors, &PCM_COMM_WORLD, argv[0]);               /* morph */
     app_progress(MORPH_PCM_ctx(), &seen);                                  /* morph */
+    app_hosts(&a, MORPH_PCM_ctx(), &hosts_seen);
     w = realloc(w, sizeof(double) * (size_t)(xDim + 2) * (size_t)yDim);
     exchange(PCM_COMM_WORLD, prevData, xDim, yDim);
     memcpy(w, prevData, sizeof(double) * (size_t)(xDim + 2) * (size_t)yDim);

@@ -65,13 +65,16 @@
  * or merge. The array travels inside morph's adaptation window as one
  * callbacks registration, so both mechanisms carry it.
  *
- * Migration. PCM_MIGRATE, PCM_RECONFIGURE and PCM_Reconfigure are declared
- * so that programs written for PCM compile, but PCM_Status never returns
- * the first two: morph's middleware has no "move this process" decision. A
- * migration is a split onto the target host followed by a merge that names
- * the source host (the protocol's host lists: joiners' hosts on a grow, the
- * hosts whose processes leave on a shrink); the program sees PCM_SPLIT then
- * PCM_MERGE and its data ends where the process went (docs/pcm.md).
+ * Migration. When the middleware moves processes to other hosts (a move
+ * decision: `morph run --schedule "move@it50 off node1 onto node3"`),
+ * PCM_Status returns PCM_MIGRATE on the processes that move and
+ * PCM_RECONFIGURE on the others; the movers PCM_Store their state under
+ * their rank, then every process calls PCM_Reconfigure. The movers end
+ * inside it; their replacements start in main() on the target hosts with
+ * PCM_Process_Status() == PCM_MIGRATED, the movers' ranks, and load that
+ * state. The job keeps its size and every other process its rank and
+ * data. Live only (Open MPI): a relaunch cannot place processes on named
+ * hosts, so a move under it is refused (docs/pcm.md, Migration).
  *
  * Names. PCM_ and MPI_PCM_ names are the paper's. Paper 001 calls a type
  * and a function PCM_Status; C cannot have both, so the status is an int.
@@ -103,13 +106,13 @@ extern "C" {
 
 /* PCM_Process_Status(): how this process started. */
 #define PCM_STARTED 1  /* with the job (mpirun) */
-#define PCM_MIGRATED 2 /* by a migration (never in this version, see above) */
+#define PCM_MIGRATED 2 /* by a migration, in place of a process that moved */
 #define PCM_SPLITTED 3 /* by a split, or by the relaunch of the job */
 
 /* PCM_Status(): what the middleware asks of the job now. */
 #define MORPH_PCM_NONE 0   /* nothing: compute */
-#define PCM_MIGRATE 4      /* (never returned, see Migration) */
-#define PCM_RECONFIGURE 5  /* (never returned, see Migration) */
+#define PCM_MIGRATE 4      /* this process moves: PCM_Store, PCM_Reconfigure */
+#define PCM_RECONFIGURE 5  /* others move: PCM_Reconfigure */
 #define PCM_SPLIT 6        /* grow: call PCM_Split or PCM_Split_Collective */
 #define PCM_MERGE 7        /* shrink: PCM_Merge_datacnts, then PCM_Merge or
                               PCM_Merge_Collective */
@@ -271,9 +274,18 @@ int PCM_Merge(void *data, MPI_Datatype type, int *xDim, int *yDim, void *new_buf
 int PCM_Merge_Collective(void *data, MPI_Datatype type, int *xDim, int *yDim, void *new_buffer,
                          int mergecnts, int *rank, int *totalProcessors, MPI_Comm *comm);
 
-/* PCM's migration call, for source compatibility: always MORPH_ESTATE
- * ("no migration announced"), since PCM_Status never returns PCM_MIGRATE
- * or PCM_RECONFIGURE (see Migration). Nothing changes. */
+/* Carries out the migration PCM_Status announced (PCM_MIGRATE or
+ * PCM_RECONFIGURE), collectively: the processes that move end inside
+ * (their PCM_Store'd state goes to their replacements on the target
+ * hosts); on the others *comm is the world afterwards, same size, same
+ * ranks. argv0 is unused (the replacements run the job's program).
+ * Errors: MORPH_ESTATE (no migration announced: PCM_Status returned
+ * something else or nothing; nothing changed, or, when it announced a
+ * split or merge, that change refused on every process), MORPH_EINVAL
+ * (NULL comm on any process: refused on all, rolled back), MORPH_EABORTED
+ * (morph rolled the move back, e.g. the target host could not start the
+ * new process: nobody moved, state as before), MORPH_EMPI, MORPH_ENOMEM,
+ * MORPH_EPROTO (the state could not be delivered). */
 int PCM_Reconfigure(MPI_Comm *comm, const char *argv0);
 
 /*

@@ -24,7 +24,10 @@ static int next_from_schedule(struct morph__launch *r, morph__msg *m, int only_i
   if (only_iteration && mech == MORPH__LAUNCH_MECH_RELAUNCH)
     return 0; /* a relaunch would stop the processes that settling counts */
   morph__msg_init(m, MORPH__MSG_RESIZE);
-  m->size = e->size;
+  m->size = e->move ? r->size : e->size;
+  if (morph__launch_sched_wire(e, r->size, m->hosts, m->from, sizeof m->hosts) != MORPH_OK)
+    morph__say(&r->log, 0, "schedule entry %d: its hosts do not name every process of the "
+               "change at %d processes; sent as named", r->next_sched + 1, r->size);
   m->iteration = e->by_time ? -1 : e->iteration;
   m->mechanism = e->mechanism >= 0 ? e->mechanism : r->opt->mechanism;
   if (m->mechanism < 0)
@@ -83,9 +86,13 @@ void morph__launch_dispatch_tick(struct morph__launch *r)
   d->size = m.size;
   d->mechanism = m.mechanism;
   d->iteration = m.iteration;
+  d->move = m.from[0] != '\0';
   d->sent = morph__launch_clock(r);
   m.id = d->id;
-  if (m.iteration >= 0)
+  if (d->move)
+    morph__say(&r->log, 1, "decision %d: move off %s onto %s at iteration %lld", d->id, m.from,
+               m.hosts, (long long)m.iteration);
+  else if (m.iteration >= 0)
     morph__say(&r->log, 1, "decision %d: %d processes at iteration %lld (%s)", d->id, m.size,
                (long long)m.iteration, morph__launch_mech_name(m.mechanism));
   else

@@ -96,6 +96,43 @@ static int find_app(struct morph__launch *r)
   return r->opt->cmd.hostfile || r->opt->listen ? watch_hosts(r) : MORPH_OK;
 }
 
+/* 1 if a schedule entry names hosts. */
+static int sched_names_hosts(const struct morph__launch_sched *s)
+{
+  for (int i = 0; i < s->n; i++)
+    if (s->e[i].onto[0] || s->e[i].off[0])
+      return 1;
+  return 0;
+}
+
+/* The hosts a schedule names must be the job's: those of its hostfile
+ * (read by watch_hosts), else this host. A typo is refused at start, not
+ * found as a process placed elsewhere in the middle of the run. Errors:
+ * MORPH_ENOENT (said). */
+static int check_schedule_hosts(struct morph__launch *r)
+{
+  const struct morph__launch_watch *w = &r->mon.watch;
+  if (!sched_names_hosts(&r->opt->sched) || (r->opt->cmd.hostfile && !r->app_exe[0]))
+    return MORPH_OK; /* no hosts named, or the hostfile's hosts are not known here */
+  char me[256] = "localhost", from[320], err[768];
+  const char *local[2] = {me, "localhost"}, *names[64];
+  int n = 0;
+  for (; n < w->n && n < 64; n++)
+    names[n] = w->h[n].name;
+  if (n == 0) {
+    gethostname(me, sizeof me - 1);
+    snprintf(from, sizeof from, "%s", r->opt->cmd.hostfile ? "its --hostfile names only this host"
+                                                          : "no --hostfile: this host only");
+  } else {
+    snprintf(from, sizeof from, "--hostfile %s", r->opt->cmd.hostfile);
+  }
+  int rc = morph__launch_sched_check_known(&r->opt->sched, n ? names : local, n ? n : 2, from, err,
+                                           sizeof err);
+  if (rc != MORPH_OK)
+    morph__say(&r->log, 0, "%s", err);
+  return rc;
+}
+
 static void choose_mpi(struct morph__launch *r)
 {
   char why[256];
@@ -113,6 +150,8 @@ static int setup(struct morph__launch *r)
   morph__signals_install();
   choose_mpi(r);
   int rc = find_app(r);
+  if (rc == MORPH_OK)
+    rc = check_schedule_hosts(r);
   if (rc == MORPH_OK)
     rc = morph__launch_server_open(r);
   if (rc == MORPH_OK)

@@ -78,6 +78,7 @@ struct morph__launch_decision {
   int size;          /* requested size */
   int mechanism;
   int64_t iteration; /* at_iteration sent (-1: now) */
+  int move;          /* a move (RESIZE with `from`): size unchanged */
   double sent;       /* run clock */
   double acked;      /* when the ACK arrived (0: not yet) */
   morph__msg ack;    /* the job's ACK, completed by settle/relaunch */

@@ -35,7 +35,8 @@ static int check_sizes(const struct morph__launch_opts *o, char *err, size_t err
     return invalid(err, errsize, "--pref is outside [--min, --max]");
   if (o->np < min || (o->max && o->np > o->max))
     return invalid(err, errsize, "-n is outside [--min, --max]");
-  return morph__launch_sched_check(&o->sched, min, o->max, err, errsize);
+  int rc = morph__launch_sched_check(&o->sched, min, o->max, err, errsize);
+  return rc == MORPH_OK ? morph__launch_sched_check_clauses(&o->sched, o->np, err, errsize) : rc;
 }
 
 int morph__launch_opts_check(const struct morph__launch_opts *o, char *err, size_t errsize)

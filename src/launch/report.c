@@ -46,9 +46,14 @@ static void write_row(struct morph__launch *r, const morph__msg *a, double t_set
 
 /* The phases of a successful resize, in the words of its mechanism, and
  * where the joiners went or the leavers were when the job says so. */
-static void phases(const morph__msg *a, double t_settle, char *buf, size_t size)
+static void phases(const morph__msg *a, int move, double t_settle, char *buf, size_t size)
 {
   int n;
+  if (move) {
+    snprintf(buf, size, "spawn %.2f, redist %.2f, movers gone after %.2f; %s", a->t_spawn,
+             a->t_redist, a->t_commit + t_settle, a->text);
+    return;
+  }
   if (a->mechanism == MORPH__LAUNCH_MECH_RELAUNCH)
     n = snprintf(buf, size, "checkpoint %.2f, restart %.2f", a->t_spawn + a->t_redist + a->t_commit,
                  t_settle);
@@ -69,7 +74,7 @@ void morph__launch_report_resize(struct morph__launch *r, const morph__msg *a, d
   const char *mech = morph__launch_mech_name(a->mechanism);
   if (a->outcome == MORPH_OK) {
     char ph[768];
-    phases(a, t_settle, ph, sizeof ph);
+    phases(a, r->dec.move, t_settle, ph, sizeof ph);
     morph__say(&r->log, 0, "job %d->%d %s ok in %.2f s (%s)", a->old_size, a->new_size, mech, total,
                ph);
     return;

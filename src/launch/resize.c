@@ -20,7 +20,8 @@ void morph__launch_resize_ack(struct morph__launch *r, const morph__msg *ack)
     morph__launch_relaunch_begin(r);
     return;
   }
-  if (ack->new_size < ack->old_size && r->app_exe[0]) {
+  /* A move's movers leave as a shrink's leavers do. */
+  if ((ack->new_size < ack->old_size || d->move) && r->app_exe[0]) {
     r->settling = 1;
     morph__launch_resize_settle_tick(r);
     return;

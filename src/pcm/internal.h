@@ -50,8 +50,9 @@ typedef struct pcm__store {
 /* The process-wide state PCM's handle-less API needs. */
 typedef struct pcm__state {
   morph_ctx *ctx;       /* NULL before MPI_PCM_Init and after finalization */
-  int started;          /* PCM_STARTED or PCM_SPLITTED */
-  int announced;        /* PCM_SPLIT / PCM_MERGE returned, not carried out */
+  int started;          /* PCM_STARTED, PCM_SPLITTED or PCM_MIGRATED */
+  int announced;        /* PCM_SPLIT / PCM_MERGE / PCM_MIGRATE /
+                           PCM_RECONFIGURE returned, not carried out */
   morph_change change;  /* and the change it announced */
   int stashed;          /* a new process's first PCM_Status returns what
                            MPI_PCM_Init's probe found, without asking */
@@ -114,8 +115,15 @@ int pcm__agree_or_refuse(pcm__state *s, int rc, const char *what);
  * here. Errors: MORPH_EABORTED (rolled back: pieces dropped), those of
  * routing and assembling (the change happened). */
 int pcm__carry(pcm__state *s, const char *what);
-/* A joiner's arrival (live) or a relaunched process's restore, inside
- * MPI_PCM_Init. */
+/* Carries out an announced move (PCM_Reconfigure): its grow, then its
+ * shrink, each window followed by the route of the table; a mover ends
+ * inside. Errors: MORPH_EABORTED (rolled back: the grow, nothing moved;
+ * the shrink, the job keeps the new processes as well), those of routing
+ * (MORPH_ENOMEM, MORPH_EMPI, MORPH_EPROTO), MORPH_EPROTO (the shrink did
+ * not follow). */
+int pcm__migrate(pcm__state *s, const char *what);
+/* A joiner's arrival (live; both halves of a move, then PCM_MIGRATED) or
+ * a relaunched process's restore, inside MPI_PCM_Init. */
 int pcm__arrive(pcm__state *s);
 
 #endif /* MORPH_PCM_INTERNAL_H */

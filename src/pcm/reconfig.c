@@ -14,10 +14,21 @@ static int kind_of(const morph_change *ch)
 {
   if (!ch->pending)
     return MORPH_PCM_NONE;
+  if (ch->moving > 0)
+    return ch->status == MORPH_LEAVING ? PCM_MIGRATE : PCM_RECONFIGURE;
   return ch->new_size > ch->old_size ? PCM_SPLIT : PCM_MERGE;
 }
 
-static const char *name_of(int kind) { return kind == PCM_SPLIT ? "PCM_SPLIT" : "PCM_MERGE"; }
+static const char *name_of(int kind)
+{
+  return kind == PCM_SPLIT ? "PCM_SPLIT" : kind == PCM_MERGE ? "PCM_MERGE"
+         : kind == PCM_MIGRATE ? "PCM_MIGRATE" : "PCM_RECONFIGURE";
+}
+
+static const char *call_of(int kind)
+{
+  return kind == PCM_SPLIT ? "split" : kind == PCM_MERGE ? "merge" : "PCM_Reconfigure";
+}
 
 int PCM_Status(MPI_Comm comm)
 {
@@ -28,8 +39,7 @@ int PCM_Status(MPI_Comm comm)
     return rc;
   if (s->announced)
     return pcm__fail(MORPH_ESTATE, "PCM_Status: the %s it returned before was not carried out "
-                     "(call the %s first)", name_of(s->announced),
-                     s->announced == PCM_SPLIT ? "split" : "merge");
+                     "(call the %s first)", name_of(s->announced), call_of(s->announced));
   if (!s->stashed) {
     morph_frontend_enter(s->ctx);
     rc = morph_probe(s->ctx, &s->change);
@@ -231,12 +241,29 @@ int PCM_Merge_Collective(void *data, MPI_Datatype type, int *xDim, int *yDim, vo
                mergecnts, rank, np, comm);
 }
 
+/* The arguments, on this process; a split or merge announced instead is
+ * refused like a split called for a merge. */
+static int reconfigure_args(const pcm__state *s, const MPI_Comm *comm)
+{
+  if (s->announced != PCM_MIGRATE && s->announced != PCM_RECONFIGURE)
+    return pcm__fail(MORPH_ESTATE, "PCM_Reconfigure, but PCM_Status announced %s (call the %s)",
+                     name_of(s->announced), call_of(s->announced));
+  return comm ? MORPH_OK : pcm__fail(MORPH_EINVAL, "PCM_Reconfigure: NULL comm");
+}
+
 int PCM_Reconfigure(MPI_Comm *comm, const char *argv0)
 {
-  (void)comm, (void)argv0;
+  (void)argv0; /* the new process runs the job's program, as a joiner */
+  pcm__state *s = pcm__get();
   int rc = pcm__ready("PCM_Reconfigure");
-  return rc != MORPH_OK ? rc
-                        : pcm__fail(MORPH_ESTATE, "PCM_Reconfigure: no migration announced (morph "
-                                    "migrates by a split onto the target and a merge off the "
-                                    "source: docs/pcm.md)");
+  if (rc == MORPH_OK && !s->announced)
+    rc = pcm__fail(MORPH_ESTATE, "PCM_Reconfigure: no migration announced (PCM_Status did not "
+                   "return PCM_MIGRATE or PCM_RECONFIGURE)");
+  if (rc == MORPH_OK)
+    rc = pcm__agree_or_refuse(s, reconfigure_args(s, comm), "PCM_Reconfigure");
+  if (rc == MORPH_OK)
+    rc = pcm__migrate(s, "PCM_Reconfigure"); /* a mover ends inside */
+  if (rc == MORPH_OK)
+    *comm = morph_comm(s->ctx);
+  return rc;
 }

@@ -3,7 +3,9 @@
  * morph_begin, morph_commit (the table travels in the callbacks
  * registration), then the route to each entry's rank and the assembly of
  * this process's part. Also the refusal of a change the program's call
- * cannot carry out, and a new process's side of the same window.
+ * cannot carry out, a move (PCM_Reconfigure: a grow onto the target
+ * hosts, then the shrink off the source hosts), and a new process's side
+ * of the same windows.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,11 +73,12 @@ int pcm__agree_or_refuse(pcm__state *s, int rc, const char *what)
                    morph_size(s->ctx));
 }
 
-/* After the commit: every entry to its rank, then this process's part. */
-static int settle(pcm__state *s, const char *what)
+/* After the commit: every entry to its rank, then (a split or merge)
+ * this process's part of the array. */
+static int settle(pcm__state *s, int assemble, const char *what)
 {
   int rc = pcm__store_route(&s->store, morph_comm(s->ctx));
-  if (rc == MORPH_OK)
+  if (rc == MORPH_OK && assemble)
     rc = pcm__assemble(&s->store, morph_rank(s->ctx));
   return rc == MORPH_OK ? MORPH_OK
                         : pcm__fail(rc, "%s: the job changed size but this process's part could "
@@ -89,7 +92,34 @@ int pcm__carry(pcm__state *s, const char *what)
     pcm__store_drop_pieces(&s->store);
     return rc;
   }
-  return settle(s, what);
+  return settle(s, 1, what);
+}
+
+/* The shrink of a move, which morph_probe finds pending at once after its
+ * grow: the movers end in it, the joiners take their ranks, and the
+ * table goes to the ranks it is for, so a mover's entries reach the
+ * process that replaced it. */
+static int move_off(pcm__state *s, const char *what)
+{
+  morph_change ch;
+  morph_frontend_enter(s->ctx);
+  int rc = morph_probe(s->ctx, &ch);
+  morph_frontend_leave(s->ctx);
+  if (rc != MORPH_OK)
+    return pcm__morph_fail(rc, what);
+  if (!ch.pending || !ch.moving)
+    return pcm__fail(MORPH_EPROTO, "%s: the second half of the move did not follow its first",
+                     what);
+  rc = window(s, MORPH_OK, what);
+  return rc == MORPH_OK ? settle(s, 0, what) : rc;
+}
+
+int pcm__migrate(pcm__state *s, const char *what)
+{
+  int rc = window(s, MORPH_OK, what);
+  if (rc == MORPH_OK)
+    rc = settle(s, 0, what);
+  return rc == MORPH_OK ? move_off(s, what) : rc;
 }
 
 /* A live joiner opens its window (pending since morph_open); a relaunched
@@ -112,5 +142,11 @@ int pcm__arrive(pcm__state *s)
     ch.pending = 0;
   }
   s->stashed = 1, s->change = ch;
-  return settle(s, "MPI_PCM_Init");
+  if (!ch.moving)
+    return settle(s, 1, "MPI_PCM_Init");
+  /* Created by a move: its shrink follows, where this process takes a
+   * mover's rank and receives what the mover stored. */
+  s->started = PCM_MIGRATED;
+  rc = settle(s, 0, "MPI_PCM_Init");
+  return rc == MORPH_OK ? move_off(s, "MPI_PCM_Init") : rc;
 }

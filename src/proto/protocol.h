@@ -57,6 +57,9 @@ typedef struct morph__msg {
                             (proto/hosts.h; "": the launcher's or the
                             runtime's default); ACK: where they went or
                             were */
+  char from[512];        /* RESIZE: a move (size unchanged): the hosts
+                            whose processes leave, one entry per process;
+                            `hosts` then names where they go; "": a resize */
   char checkpoint[512];  /* ACK of a relaunch: checkpoint to restart from */
   int exit_status;       /* BYE */
   char text[256];        /* ACK, ERROR, BYE: human-readable */

@@ -14,6 +14,8 @@
 #include "prof/mpitime.h"
 #include "runtime/client.h"
 
+#include "proto/hosts.h"
+
 /* Provided by libmorph-prof when the program links it; NULL otherwise. */
 #pragma weak morph_prof_mpi_seconds
 
@@ -98,12 +100,38 @@ static void reject(morph_ctx *ctx, const morph__msg *m, int err, const char *why
   send_or_lose(ctx, &a, "refusing a decision");
 }
 
+/* A move (docs/protocol.md): as many processes leave the hosts of `from`
+ * as join on those of `hosts`, at the job's size; fewer than the job has,
+ * since rank 0 stays. Returns that number, or MORPH_EINVAL (why says). */
+static int move_count(const morph_ctx *ctx, const morph__msg *m, char *why, size_t n)
+{
+  morph__hostlist from, onto;
+  morph__hostlist_init(&from);
+  morph__hostlist_init(&onto);
+  int rc = MORPH_EINVAL, k = 0;
+  if (morph__hostlist_parse(&from, m->from) != MORPH_OK ||
+      morph__hostlist_parse(&onto, m->hosts) != MORPH_OK)
+    snprintf(why, n, "a move with malformed hosts (from '%.100s' to '%.100s')", m->from, m->hosts);
+  else if (m->size != ctx->size)
+    snprintf(why, n, "a move keeps the size, but it says %d (the job has %d)", m->size, ctx->size);
+  else if ((k = morph__hostlist_total(&from)) != morph__hostlist_total(&onto))
+    snprintf(why, n, "a move of %d process(es) off %.100s names %d onto %.100s", k, m->from,
+             morph__hostlist_total(&onto), m->hosts);
+  else if (k >= ctx->size)
+    snprintf(why, n, "a move of %d process(es) in a job of %d (rank 0 stays)", k, ctx->size);
+  else
+    rc = k;
+  morph__hostlist_free(&from);
+  morph__hostlist_free(&onto);
+  return rc;
+}
+
 /* A decision the job can never carry out is answered at once, so the
  * launcher does not wait for an adaptation window that will not come. */
 static void take_resize(morph_ctx *ctx, const morph__msg *m)
 {
   const morph_options *o = &ctx->opts;
-  char why[160];
+  char why[320];
   if (ctx->decision.pending) {
     reject(ctx, m, MORPH_EBUSY, "another decision is still pending");
     return;
@@ -114,11 +142,18 @@ static void take_resize(morph_ctx *ctx, const morph__msg *m)
     reject(ctx, m, MORPH_ESIZE, why);
     return;
   }
+  int move = m->from[0] ? move_count(ctx, m, why, sizeof why) : 0;
+  if (move < 0) {
+    reject(ctx, m, move, why);
+    return;
+  }
   morph__decision *d = &ctx->decision;
   d->pending = 1, d->id = m->id, d->target = m->size, d->at_iteration = m->iteration;
   d->mechanism = (morph_mechanism)m->mechanism;
   d->arrived = morph__now();
+  d->move = move, d->move_half = 0;
   snprintf(d->hosts, sizeof d->hosts, "%s", m->hosts);
+  snprintf(d->from, sizeof d->from, "%s", m->from);
 }
 
 int morph__client_poll(morph_ctx *ctx)

@@ -48,6 +48,8 @@ typedef struct morph__window_wire {
   int min, max, pref, sched_iterations;
   int64_t iteration, skip;
   double step_timeout, sched_period;
+  int move;             /* processes a move moves (the joiners): the
+                           window is its first half (move.c's note) */
 } morph__window_wire;
 
 /* A decision the launcher sent and the job has not carried out yet. */
@@ -58,6 +60,9 @@ typedef struct morph__decision {
   int64_t at_iteration; /* -1: at the next check */
   morph_mechanism mechanism;
   char hosts[512];
+  char from[512];       /* a move: the hosts whose processes leave */
+  int move;             /* a move of this many processes ("" from: 0) */
+  int move_half;        /* a move: 0 before it, 2 once its grow is done */
   double arrived;       /* morph__now() at arrival */
 } morph__decision;
 
@@ -68,6 +73,10 @@ typedef struct morph__check {
   int id, target, mechanism, seq;
   int64_t skip;     /* points to skip before the next check */
   double step_timeout;
+  int move;         /* a move of this many processes: this window is its
+                       grow (half 1) or its shrink (half 2) */
+  int half;
+  int mover;        /* this process (not broadcast): one of the movers */
 } morph__check;
 
 struct morph_ctx {
@@ -78,6 +87,11 @@ struct morph_ctx {
   char socket_path[512];
   char checkpoint_dir[512];
   int64_t iteration;    /* morph_point() calls of the job */
+  int move_next;        /* the first half of a move is done: the next
+                           check finds its second at once, uncounted */
+  int move_mover;       /* this process is one of the current move's movers */
+  morph_reconf_report move_grow; /* rank 0: the report of a move's grow */
+  char move_onto[512];  /* rank 0: where its joiners went */
   int64_t skip;         /* checks left to skip (inhibitors) */
   double last_point;    /* morph__now() at the last point, for iteration time */
   double iter_time;     /* smoothed seconds per iteration (rank 0) */

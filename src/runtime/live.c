@@ -350,7 +350,7 @@ static int send_wire(morph_ctx *ctx, morph__window *w)
     .mechanism = w->mechanism, .overlap = w->overlap, .min = ctx->opts.min_procs, .max = ctx->opts.max_procs,
     .pref = ctx->opts.pref_procs, .sched_iterations = ctx->opts.sched_iterations,
     .iteration = w->iteration, .skip = ctx->skip, .step_timeout = w->step_timeout,
-    .sched_period = ctx->opts.sched_period,
+    .sched_period = ctx->opts.sched_period, .move = w->half == 1 ? w->move : 0,
   };
   MPI_Request req;
   MPI_Ibcast(&ctx->wire, (int)sizeof ctx->wire, MPI_BYTE, 0, w->newcomm, &req);
@@ -436,6 +436,67 @@ static void note_leaver_hosts(morph_ctx *ctx, const char *const *host_of, const 
   morph__hostlist_free(&l);
 }
 
+/* The shrink of a move: its movers are those its first half found (not
+ * chosen again by host: a joiner may be on a host of the same name, as on
+ * one machine). Returns MORPH_OK or an error of the gather. */
+static int gather_movers(morph_ctx *ctx, double deadline, unsigned char *leave)
+{
+  int *all = calloc((size_t)ctx->size + 1, sizeof *all); /* leaked after a timeout */
+  if (!all)
+    return MORPH_ENOMEM;
+  all[ctx->size] = ctx->move_mover;
+  MPI_Request req;
+  MPI_Iallgather(all + ctx->size, 1, MPI_INT, all, 1, MPI_INT, ctx->comm, &req);
+  int rc = morph__wait_all(1, &req, deadline);
+  for (int r = 0; rc == MORPH_OK && r < ctx->size; r++)
+    leave[r] = all[r] != 0;
+  if (rc != MORPH_ETIMEDOUT)
+    free(all);
+  return rc;
+}
+
+/* The shrink of a move: each joiner (ranks new_size and up) takes the
+ * rank of a mover, in order, so that the job's ranks mean what they
+ * meant before the move. */
+static void joiners_take_movers_ranks(morph__window *w, const unsigned char *leave)
+{
+  int j = w->new_size;
+  for (int r = 0; r < w->new_size; r++) {
+    if (!leave[r]) {
+      w->stay[r] = r;
+      continue;
+    }
+    while (j < w->old_size - 1 && leave[j])
+      j++;
+    w->stay[r] = j++;
+  }
+}
+
+int morph__live_movers(morph_ctx *ctx, int move, int *mover)
+{
+  double deadline = morph__now() + ctx->opts.step_timeout;
+  char *names = NULL, from[sizeof ctx->decision.from];
+  snprintf(from, sizeof from, "%s", ctx->decision.from);
+  MPI_Request req;
+  MPI_Ibcast(from, (int)sizeof from, MPI_CHAR, 0, ctx->comm, &req);
+  int rc = morph__wait_all(1, &req, deadline);
+  if (rc == MORPH_OK)
+    rc = gather_hosts(ctx->comm, ctx->size, deadline, &names);
+  const char **host_of = malloc((size_t)ctx->size * sizeof *host_of);
+  unsigned char *leave = malloc((size_t)ctx->size);
+  if (rc == MORPH_OK && (!host_of || !leave))
+    rc = MORPH_ENOMEM;
+  for (int r = 0; rc == MORPH_OK && r < ctx->size; r++)
+    host_of[r] = names + (size_t)r * MORPH__HOST_MAX;
+  if (rc == MORPH_OK)
+    rc = morph__leavers_choose(host_of, ctx->size, move, from, leave);
+  *mover = rc >= 0 && leave[ctx->rank];
+  free(host_of);
+  free(leave);
+  free(names);
+  return rc;
+}
+
 /* Who leaves: the highest ranks on the hosts the decision names (so that
  * hosts empty whole), else the highest ranks. Fills w->stay when the
  * stayers are not simply the lowest ranks. Collective over ctx->comm. */
@@ -453,15 +514,18 @@ static int choose_leavers(morph_ctx *ctx, morph__window *w)
     rc = MORPH_ENOMEM;
   for (int r = 0; rc == MORPH_OK && r < ctx->size; r++)
     host_of[r] = names + (size_t)r * MORPH__HOST_MAX;
-  int unmet = rc == MORPH_OK ? morph__leavers_choose(host_of, ctx->size, ctx->size - w->new_size,
-                                                     ctx->decision.hosts, leave)
-                             : 0;
+  int unmet = rc != MORPH_OK ? 0
+              : w->half == 2 ? gather_movers(ctx, deadline, leave)
+                             : morph__leavers_choose(host_of, ctx->size, ctx->size - w->new_size,
+                                                     ctx->decision.hosts, leave);
   if (unmet < 0)
     rc = unmet;
   if (unmet > 0 && ctx->rank == 0)
     morph__log(MORPH_LOG_WARN, "0", "%d leaver(s) could not be taken from the hosts named (%.100s)",
                unmet, ctx->decision.hosts);
-  for (int r = 0, q = 0; rc == MORPH_OK && r < ctx->size; r++)
+  if (rc == MORPH_OK && w->half == 2)
+    joiners_take_movers_ranks(w, leave);
+  for (int r = 0, q = 0; rc == MORPH_OK && w->half != 2 && r < ctx->size; r++)
     if (!leave[r])
       w->stay[q++] = r;
   if (rc == MORPH_OK && ctx->rank == 0)
@@ -584,6 +648,7 @@ static morph__window *window_from_wire(morph_ctx *ctx, MPI_Comm merged, MPI_Comm
   w->id = wire->id, w->seq = wire->seq, w->old_size = wire->old_size, w->new_size = wire->new_size;
   w->mechanism = (morph_mechanism)wire->mechanism, w->iteration = wire->iteration;
   w->step_timeout = wire->step_timeout, w->overlap = wire->overlap;
+  w->move = wire->move, w->half = wire->move ? 1 : 0;
   w->joiner = 1, w->newcomm = merged, w->intercomm = parent;
   w->staycomm = w->spawncomm = MPI_COMM_NULL;
   w->nonstay_lo = wire->old_size, w->nonstay_hi = wire->new_size;

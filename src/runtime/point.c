@@ -13,6 +13,7 @@
 #include "common/clock.h"
 #include "common/log.h"
 #include "runtime/client.h"
+#include "runtime/move.h"
 #include "runtime/window.h"
 
 typedef morph__check check_msg;
@@ -81,17 +82,32 @@ static void decide(morph_ctx *ctx, check_msg *m)
   morph__decision *d = &ctx->decision;
   if (!d->pending || (d->at_iteration >= 0 && ctx->iteration < d->at_iteration))
     return;
-  if (d->target == ctx->size) {
+  if (d->target == ctx->size && !d->move) {
     refuse(ctx, MORPH_OK, "already at that size");
     return;
   }
+  /* A move is a grow onto its hosts, then a shrink off the others. */
+  int target = d->move && !d->move_half ? ctx->size + d->move : d->target;
   char why[200];
-  int mech = choose_mechanism(ctx, d->target, why, sizeof why);
+  int mech = choose_mechanism(ctx, target, why, sizeof why);
+  if (mech >= 0 && d->move && mech != MORPH_MECH_LIVE) {
+    snprintf(why, sizeof why, "a move needs the live mechanism (a relaunch places the processes "
+             "by the launcher's mapping, not on the hosts named)");
+    mech = MORPH_ENOSYS;
+  }
+  /* DMRlib's and Elastic MPI's APIs have no word for a move: their
+   * programs would take its grow for a resize. */
+  if (mech >= 0 && d->move && ctx->frontend[0] && strncmp(ctx->frontend, "PCM", 3) != 0) {
+    snprintf(why, sizeof why, "the %.60s front-end does not carry out moves (PCM and morph.h do)",
+             ctx->frontend);
+    mech = MORPH_ENOSYS;
+  }
   if (mech < 0) {
     refuse(ctx, mech, why);
     return;
   }
-  m->act = 1, m->id = d->id, m->target = d->target, m->mechanism = mech;
+  m->act = 1, m->id = d->id, m->target = target, m->mechanism = mech;
+  m->move = d->move, m->half = d->move ? (d->move_half ? 2 : 1) : 0;
   m->seq = ctx->reconf_seq + 1;
   m->step_timeout = ctx->opts.step_timeout;
 }
@@ -103,8 +119,35 @@ static void window_init(morph_ctx *ctx, morph__window *w, const check_msg *m)
   w->mechanism = (morph_mechanism)m->mechanism;
   w->iteration = ctx->iteration;
   w->step_timeout = m->step_timeout;
+  w->move = m->move, w->half = m->half;
   w->t0 = morph__now();
   w->newcomm = w->intercomm = w->spawncomm = w->staycomm = MPI_COMM_NULL;
+}
+
+/* Which processes a move moves, on every process: at its first half from
+ * the hosts it names (so that PCM_Status can tell the movers before any
+ * window), kept for its second. A move the hosts cannot honour (fewer
+ * processes there than it moves, rank 0 aside) is refused on all. */
+static int find_movers(morph_ctx *ctx, check_msg *m)
+{
+  if (m->half == 2) {
+    m->mover = ctx->move_mover;
+    return MORPH_OK;
+  }
+  int unmet = morph__live_movers(ctx, m->move, &m->mover);
+  ctx->move_mover = m->mover;
+  if (unmet == 0)
+    return MORPH_OK;
+  m->act = 0;
+  if (unmet < 0)
+    return morph__fail(ctx, unmet, "finding the processes of a move failed");
+  if (ctx->rank == 0) {
+    char why[200];
+    snprintf(why, sizeof why, "a move off %.100s: %d of its %d process(es) are not there (rank 0 "
+             "never moves)", ctx->decision.from, unmet, m->move);
+    refuse(ctx, MORPH_EINVAL, why);
+  }
+  return MORPH_OK;
 }
 
 static int check(morph_ctx *ctx)
@@ -118,7 +161,7 @@ static int check(morph_ctx *ctx)
     return morph__fail(ctx, MORPH_EMPI, "broadcast of the decision failed");
   }
   ctx->skip = m->skip;
-  return MORPH_OK;
+  return m->act && m->half ? find_movers(ctx, m) : MORPH_OK;
 }
 
 /* The calls a front-end makes itself pass; the application's do not. */
@@ -144,11 +187,17 @@ static void change_of(const morph_ctx *ctx, morph_change *ch)
   if (p) { /* a joiner: its window is pending from morph_open() on */
     ch->pending = 1, ch->old_size = p->old_size, ch->new_size = p->new_size;
     ch->mechanism = p->mechanism;
+    ch->moving = p->half == 1 ? p->move : 0;
   } else if (ctx->probed.act) {
     ch->pending = 1, ch->new_size = ctx->probed.target;
     ch->mechanism = (morph_mechanism)ctx->probed.mechanism;
     ch->status = ctx->probed.mechanism == MORPH_MECH_RELAUNCH || ctx->rank < ch->new_size
                      ? MORPH_STAYING : MORPH_LEAVING;
+    if (ctx->probed.move) { /* a move: its movers leave, the size stays */
+      ch->moving = ctx->probed.move;
+      ch->status = ctx->probed.mover ? MORPH_LEAVING : MORPH_STAYING;
+      ch->new_size = ctx->probed.half == 1 ? ctx->size : ch->new_size;
+    }
   }
 }
 
@@ -161,6 +210,10 @@ static int probe(morph_ctx *ctx)
   if (ctx->status == MORPH_JOINING && ctx->restore_pending)
     return morph__relaunch_restore(ctx);
   ctx->status = MORPH_STAYING;
+  if (ctx->move_next) { /* the second half of a move, at the same point */
+    ctx->move_next = 0;
+    return check(ctx);
+  }
   ctx->iteration++;
   if (ctx->rank == 0)
     measure(ctx);
@@ -189,6 +242,7 @@ static void info_of(const morph_ctx *ctx, const morph__window *w, morph_window_i
   in->status = w->joiner ? MORPH_JOINING : MORPH_STAYING;
   in->old_rank = w->joiner ? -1 : ctx->rank;
   in->new_rank = w->joiner ? ctx->rank : ctx->rank < in->new_size ? ctx->rank : -1;
+  in->moving = w->move;
   if (failed) { /* nothing changes: the old processes among themselves */
     in->staying = w->old_size, in->comm = in->newcomm = ctx->comm;
     return;
@@ -201,7 +255,9 @@ static void info_of(const morph_ctx *ctx, const morph__window *w, morph_window_i
   in->comm = w->newcomm;
   in->intercomm = grow ? w->intercomm : MPI_COMM_NULL;
   in->newcomm = grow ? w->newcomm : w->staycomm;
-  if (!grow && ctx->rank >= w->new_size)
+  if (!grow) /* the leavers: the highest ranks, or those of the hosts named */
+    in->new_rank = morph__window_new_rank(w, ctx->rank);
+  if (!grow && in->new_rank < 0)
     in->status = MORPH_LEAVING;
 }
 
@@ -280,6 +336,33 @@ int morph_progress(morph_ctx *ctx, int *done)
   return MORPH_OK;
 }
 
+/* Rank 0: a move is reported as one change at the job's size, with the
+ * phases of both halves. */
+static void move_report(morph_ctx *ctx, int rc)
+{
+  morph_reconf_report *r = &ctx->report;
+  const morph_reconf_report *g = &ctx->move_grow;
+  r->t_decision += g->t_decision, r->t_spawn += g->t_spawn, r->t_redist += g->t_redist;
+  r->t_commit += g->t_commit, r->bytes_moved += g->bytes_moved;
+  r->requested_size = g->old_size;
+  if (rc != MORPH_OK)
+    return; /* the shrink rolled back: the job keeps the joiners */
+  r->old_size = g->old_size;
+  snprintf(r->message, sizeof r->message, "moved %d process(es) off %.100s onto %.100s",
+           ctx->decision.move, ctx->reconf_hosts, ctx->move_onto);
+}
+
+/* Rank 0, after the grow of a move: its shrink is the decision now, off
+ * the hosts it leaves, acknowledged as one move once done. */
+static void move_second_half(morph_ctx *ctx, const morph__window *w)
+{
+  morph__decision *d = &ctx->decision;
+  ctx->move_grow = ctx->report;
+  snprintf(ctx->move_onto, sizeof ctx->move_onto, "%s", ctx->reconf_hosts);
+  d->move_half = 2, d->target = w->old_size, d->at_iteration = -1;
+  snprintf(d->hosts, sizeof d->hosts, "%s", d->from);
+}
+
 int morph_commit(morph_ctx *ctx, int outcome, morph_status *status)
 {
   if (!ctx || !status)
@@ -291,7 +374,13 @@ int morph_commit(morph_ctx *ctx, int outcome, morph_status *status)
   morph__window *w = ctx->open;
   ctx->open = NULL;
   int rc = morph__window_close(ctx, w, outcome);
-  if (ctx->rank == 0 && !w->joiner) {
+  if (rc == MORPH_OK && w->half == 1) {
+    ctx->move_next = 1, ctx->skip = 0; /* joiners too: the shrink follows at once */
+    if (ctx->rank == 0)
+      move_second_half(ctx, w);
+  } else if (ctx->rank == 0 && !w->joiner) {
+    if (w->half == 2)
+      move_report(ctx, rc);
     morph__client_ack(ctx, rc == MORPH_OK && w->mechanism == MORPH_MECH_RELAUNCH ? w->checkpoint
                                                                                 : NULL);
     ctx->decision.pending = 0;

@@ -38,6 +38,9 @@ typedef struct morph__window {
                            now and must not be freed */
   int spawn_hung;       /* the spawn thread never returned */
   int joiner;           /* this process was created for this window */
+  int move, half;       /* a move of `move` processes: its grow (half 1)
+                           or its shrink (half 2, the joiners take the
+                           movers' ranks); 0, 0: a resize */
   int overlap;          /* opened by morph_begin_overlap(): constant
                            registrations move in the background (overlap.c) */
   struct morph__overlap *bg; /* their transfers in flight (NULL: none) */
@@ -68,6 +71,13 @@ typedef struct morph__mech_ops {
 
 extern const morph__mech_ops morph__mech_live;
 extern const morph__mech_ops morph__mech_relaunch;
+
+/* The movers of a move of `move` processes off the hosts of rank 0's
+ * ctx->decision.from: the highest ranks on each (live.c, as a shrink
+ * chooses its leavers). Collective over ctx->comm; *mover set on every
+ * process. Returns how many movers the hosts could not give (0: all), or
+ * a negative error (MORPH_ENOMEM, MORPH_ETIMEDOUT, MORPH_EMPI). */
+int morph__live_movers(morph_ctx *ctx, int move, int *mover);
 
 /* Runs the adaptation window of a decision (window.c). Collective. */
 int morph__window_run(morph_ctx *ctx, morph__window *w);

@@ -345,6 +345,62 @@ case_apps_hosts() {
   done
 }
 
+# placement LOG SIZE first|last: where the ranks of the first or last
+# report at SIZE processes were ("it N: rank R of SIZE on HOST", printed by
+# --hosts at start and after each change), as "0:node1 1:node3".
+placement() {
+  local its it
+  its=$(awk -v s="$2" '$1 == "it" && $3 == "rank" && $6 == s {print $2 + 0}' "$1" | sort -n -u)
+  it=$([ "$3" = first ] && echo "$its" | head -1 || echo "$its" | tail -1)
+  awk -v s="$2" -v it="$it" '$1 == "it" && $2 + 0 == it && $3 == "rank" && $6 == s {print $4":"$8}' \
+    "$1" | sort -n -u | tr '\n' ' ' | sed 's/ $//'
+}
+
+# A schedule that names hosts (docs/run.md): 2 on node1, grow onto node3,
+# grow onto node2, shrink off node3; each rank prints its host after each
+# change. A host the job does not have is refused at start.
+case_schedule_hosts() {
+  need_jacobi
+  run_on_hosts "$T/log" -n 2 --timeout 200 --schedule \
+    "4@it10 onto node3, 6@it20 onto node2:2, 4@it30 off node3" "$JACOBI" --iters 45 \
+    --delay-ms 100 --hosts
+  grep "morph run: job\|CHECK\|^it [0-9]*: rank" "$T/log"
+  expect_eq "morph run's status" "$RC" 0
+  grep -q "^CHECK PASSED" "$T/log" || fail "no CHECK PASSED: $(tail -5 "$T/log")"
+  expect_eq "at start" "$(placement "$T/log" 2 first)" "0:node1 1:node1"
+  expect_eq "grown onto node3" "$(placement "$T/log" 4 first)" "0:node1 1:node1 2:node3 3:node3"
+  expect_eq "grown onto node2" "$(placement "$T/log" 6 first)" \
+    "0:node1 1:node1 2:node3 3:node3 4:node2 5:node2"
+  expect_eq "shrunk off node3" "$(placement "$T/log" 4 last)" "0:node1 1:node1 2:node2 3:node2"
+  run_on_hosts "$T/bad" -n 2 --schedule "4@it10 onto node9" "$JACOBI" --iters 10
+  cat "$T/bad"
+  expect_eq "status with an unknown host" "$RC" 125
+  grep -q "schedule entry '4@it10 onto node9': 'node9' is not a host of the job (--hostfile" \
+    "$T/bad" || fail "the refusal does not name the entry and the host"
+}
+
+# PCM migration (docs/pcm.md): pcm-heat on node1 (2) and on node1+node2
+# (4); rank 1, node1's highest, moves to node3 keeping its rank, its state
+# loaded there; the job keeps its size and its answer (CHECK PASSED).
+case_pcm_move() {
+  need_jacobi
+  [ -x "${PCM_HEAT:-}" ] || { echo "no pcm-heat.ompi: skipped"; exit 77; }
+  local n want_before want_after
+  for n in 2 4; do
+    want_before="0:node1 1:node1" want_after="0:node1 1:node3"
+    [ $n = 4 ] && want_before="$want_before 2:node2 3:node2" want_after="$want_after 2:node2 3:node2"
+    run_on_hosts "$T/heat$n" -n $n --timeout 200 --schedule "move@it10 off node1 onto node3" \
+      "$PCM_HEAT" --size 48 --iters 30 --delay-ms 50 --hosts
+    grep "morph run: job\|CHECK\|^it [0-9]*: rank\|pcm-heat" "$T/heat$n"
+    expect_eq "status at $n" "$RC" 0
+    grep -q "^CHECK PASSED" "$T/heat$n" || fail "$n: no CHECK PASSED: $(tail -5 "$T/heat$n")"
+    grep -q "job $n->$n live ok .*moved 1 process(es) off node1 onto node3" "$T/heat$n" ||
+      fail "$n: no move reported"
+    expect_eq "before the move at $n" "$(placement "$T/heat$n" $n first)" "$want_before"
+    expect_eq "after the move at $n" "$(placement "$T/heat$n" $n last)" "$want_after"
+  done
+}
+
 # Proactive move (paper 004 beyond the paper): morphd watches the three
 # nodes with heartbeats (TCP to each sshd, every 0.5 s, window 40) and
 # places with tofa, threshold 0.1 (4 missed of 40). A malleable Jacobi

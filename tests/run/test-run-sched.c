@@ -131,6 +131,75 @@ static void test_limits(void **state)
   morph__launch_sched_free(&s);
 }
 
+/* Host clauses: grows onto hosts, shrinks off hosts, moves; read back in
+ * the same words and sent as the protocol's host lists. */
+static void test_host_clauses(void **state)
+{
+  (void)state;
+  struct morph__launch_sched s = { 0 };
+  char err[256] = "", text[256], hosts[256], from[256];
+  assert_int_equal(morph__launch_sched_parse_list(&s, "4@it10 onto node2, 2@it20:live off "
+                   "node2:1+node3:1, move@it30 off node1 onto node3", err, sizeof err), MORPH_OK);
+  assert_int_equal(s.n, 3);
+  assert_string_equal(s.e[0].onto, "node2");
+  assert_string_equal(s.e[1].off, "node2:1+node3:1");
+  assert_int_equal(s.e[2].move, 1);
+  morph__launch_sched_format(&s.e[2], text, sizeof text);
+  assert_string_equal(text, "move@it30 off node1 onto node3");
+  morph__launch_sched_format(&s.e[1], text, sizeof text);
+  assert_string_equal(text, "2@it20:live off node2:1+node3:1");
+  assert_int_equal(morph__launch_sched_check_clauses(&s, 2, err, sizeof err), MORPH_OK);
+  /* A bare host takes every process of the change. */
+  assert_int_equal(morph__launch_sched_wire(&s.e[0], 2, hosts, from, sizeof hosts), MORPH_OK);
+  assert_string_equal(hosts, "node2:2");
+  assert_string_equal(from, "");
+  assert_int_equal(morph__launch_sched_wire(&s.e[1], 4, hosts, from, sizeof hosts), MORPH_OK);
+  assert_string_equal(hosts, "node2,node3");
+  assert_int_equal(morph__launch_sched_wire(&s.e[2], 2, hosts, from, sizeof hosts), MORPH_OK);
+  assert_string_equal(hosts, "node3");
+  assert_string_equal(from, "node1");
+  const char *job[] = {"node1", "node2", "node3"};
+  assert_int_equal(morph__launch_sched_check_known(&s, job, 3, "--hostfile hf", err, sizeof err),
+                   MORPH_OK);
+  assert_int_equal(morph__launch_sched_check_known(&s, job, 2, "--hostfile hf", err, sizeof err),
+                   MORPH_ENOENT);
+  assert_non_null(strstr(err, "'2@it20:live off node2:1+node3:1': 'node3' is not a host of the "
+                              "job (--hostfile hf: node1, node2)"));
+  morph__launch_sched_free(&s);
+}
+
+/* Clauses that do not fit the step are refused naming it. */
+static void test_bad_host_clauses(void **state)
+{
+  (void)state;
+  const struct { const char *list, *why; } bad[] = {
+    {"4@it1 off node2", "'off' names the hosts of leavers, but this step does not shrink"},
+    {"1@it1 onto node2", "'onto' names joiners' hosts, but this step shrinks"},
+    {"2@it1 onto node2", "the size does not change"},
+    {"5@it1 onto node2:1+node3:1", "must name 3 process(es), the joiners"},
+    {"move@it1 off node1:2 onto node3:1", "must name 2 process(es), the processes moved"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    struct morph__launch_sched s = { 0 };
+    char err[256] = "";
+    assert_int_equal(morph__launch_sched_parse_list(&s, bad[i].list, err, sizeof err), MORPH_OK);
+    assert_int_equal(morph__launch_sched_check_clauses(&s, 2, err, sizeof err), MORPH_EINVAL);
+    if (!strstr(err, bad[i].why))
+      fail_msg("%s: %s", bad[i].list, err);
+    morph__launch_sched_free(&s);
+  }
+  const char *unparsable[] = {"move@it1 onto node3", "4@it1 into node2", "4@it1 onto",
+                              "4@it1 onto node2 onto node3", "4@it1 onto node2:x",
+                              "move@it1 off node1 onto node1", "4@it1 onto a++b"};
+  for (size_t i = 0; i < sizeof unparsable / sizeof unparsable[0]; i++) {
+    struct morph__launch_sched_entry e;
+    char err[256] = "";
+    int rc = morph__launch_sched_parse_entry(unparsable[i], &e, err, sizeof err);
+    if (rc != MORPH_EINVAL || !strstr(err, unparsable[i]))
+      fail_msg("%s: rc %d, '%s'", unparsable[i], rc, err);
+  }
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -141,6 +210,8 @@ int main(void)
     cmocka_unit_test(test_file_with_comments),
     cmocka_unit_test(test_file_error_names_line),
     cmocka_unit_test(test_limits),
+    cmocka_unit_test(test_host_clauses),
+    cmocka_unit_test(test_bad_host_clauses),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
