@@ -228,6 +228,9 @@ int morph_data_replicated(morph_ctx *ctx, const char *name, void *buf, int count
  * length parts allowed). morph allocates the local part and stores its
  * address in *buf; after every reconfiguration *buf points to the new local
  * part (the old one is freed). Initial contents are zero for NEW processes.
+ * The memory is morph's: never free() or realloc() it (parts of 8 MiB and
+ * more are shared mappings of memory files, which a same-host shrink hands
+ * to the stayers without copying: docs/redistribution.md).
  * Errors: the common ones; MORPH_EINVAL also for buf NULL or global_count
  * < 0; MORPH_ENOMEM when the local part cannot be allocated. On error *buf
  * is not written.

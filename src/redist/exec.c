@@ -237,30 +237,30 @@ int morph__redist_post(MPI_Comm comm, const morph__plan *plan, const void *old_b
   return err;
 }
 
-int morph__redist_exec(MPI_Comm comm, const morph__plan *plan, const void *old_buf,
-                       void *new_buf, size_t elem_size, MPI_Datatype type, int tag,
-                       double deadline, int64_t *bytes_sent)
+int morph__redist_exec_parts(MPI_Comm comm, const morph__plan *plan, const morph__redist_bufs *b,
+                             size_t elem_size, MPI_Datatype type, int tag, double deadline,
+                             int64_t *bytes_sent)
 {
   if (bytes_sent)
     *bytes_sent = 0;
   xfer x;
   morph__local *lc = NULL;
-  int err = post_open(comm, plan, old_buf, new_buf, elem_size, type, tag, &x);
-  /* Offers out first: receivers on this host read our slices while we copy
-   * our own and read theirs (local.h). The rest goes through MPI, receives
-   * posted before the answer that lets the sender send. */
+  int err = post_open(comm, plan, b->old_buf, b->new_buf, elem_size, type, tag, &x);
+  /* Offers out first: receivers on this host read our slices while we
+   * place our own and read theirs (local.h). The rest goes through MPI,
+   * receives posted before the answer that lets the sender send. */
   if (!err)
-    err = morph__local_open(&lc, comm, x.me, plan, old_buf, new_buf, x.es, tag);
+    err = morph__local_open(&lc, comm, x.me, plan, b, x.es, tag);
   if (!err) {
-    copy_local(plan, x.me, old_buf, new_buf, x.es);
+    morph__local_keep(lc);
     err = morph__local_pull(lc, deadline);
   }
   if (!err)
-    err = post_list(&x, plan->recv, plan->nrecv, x.me, new_buf, 0, lc);
+    err = post_list(&x, plan->recv, plan->nrecv, x.me, b->new_buf, 0, lc);
   if (!err)
     err = morph__local_answers(lc, deadline);
   if (!err)
-    err = post_list(&x, plan->send, plan->nsend, x.me, old_buf, 1, lc);
+    err = post_list(&x, plan->send, plan->nsend, x.me, b->old_buf, 1, lc);
   if (!err)
     err = wait_all(&x, deadline);
   int cerr = morph__local_close(lc, err != MORPH_OK, deadline);
@@ -269,4 +269,12 @@ int morph__redist_exec(MPI_Comm comm, const morph__plan *plan, const void *old_b
     *bytes_sent = remote_bytes(plan, x.me, x.es);
   morph__redist_xfer_free(&x);
   return err;
+}
+
+int morph__redist_exec(MPI_Comm comm, const morph__plan *plan, const void *old_buf,
+                       void *new_buf, size_t elem_size, MPI_Datatype type, int tag,
+                       double deadline, int64_t *bytes_sent)
+{
+  morph__redist_bufs b = {old_buf, new_buf, NULL, NULL};
+  return morph__redist_exec_parts(comm, plan, &b, elem_size, type, tag, deadline, bytes_sent);
 }

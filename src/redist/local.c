@@ -18,16 +18,19 @@
 #include "redist/local.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/pidfd.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
 #include "common/clock.h"
 #include "morph/error.h"
+#include "redist/part.h"
 
 #define HOST_MAX 256 /* bytes of a processor name we compare */
 #define BATCH 256    /* iovecs per process_vm_readv (IOV_MAX is 1024) */
@@ -41,7 +44,18 @@ typedef struct offer {
   uint64_t base;       /* address of the old part */
   uint64_t nonce_addr; /* address of `nonce` in the sender */
   uint64_t nonce;      /* a receiver that reads this there sees the sender */
+  int64_t nfiles;      /* memory files of the old part a receiver may adopt
+                          whole (part.h), at offsets of the old part */
+  struct {
+    uint64_t off, len;
+    int64_t fd;
+  } files[MORPH__PART_FILES];
 } offer;
+
+/* Bytes [src, src + len) of a sender's old part, adopted, not copied. */
+typedef struct span {
+  uint64_t src, len;
+} span;
 
 /* One remote peer of a plan list: its slices are v[first..end). */
 typedef struct peer {
@@ -58,7 +72,10 @@ struct morph__local {
   int me, tag, enabled;
   int64_t es, pulled;
   const morph__plan *plan;
+  const char *old_buf;
   char *new_buf;
+  const morph__part *old_part; /* NULL: plain memory, nothing to adopt */
+  morph__part *new_part;       /* NULL: nothing can be adopted into it */
   offer mine;
   volatile uint64_t nonce;
   peer *to, *from; /* receivers of this process's slices; its senders */
@@ -108,6 +125,13 @@ static void make_offer(morph__local *l, const void *old_buf)
               (uint64_t)(uintptr_t)l) | 1;
   l->mine.nonce = l->nonce;
   l->mine.nonce_addr = (uint64_t)(uintptr_t)&l->nonce;
+  morph__part_file f[MORPH__PART_FILES];
+  int n = l->old_part ? morph__part_whole_files(l->old_part, f) : 0;
+  for (int k = 0; k < n; k++) {
+    l->mine.files[k].off = f[k].off, l->mine.files[k].len = f[k].len;
+    l->mine.files[k].fd = f[k].fd;
+  }
+  l->mine.nfiles = n;
 }
 
 /* Receives of offers (from senders) first, then of answers (from
@@ -129,14 +153,15 @@ static int post_handshake(morph__local *l)
 }
 
 int morph__local_open(morph__local **out, MPI_Comm comm, int me, const morph__plan *plan,
-                      const void *old_buf, void *new_buf, int64_t es, int tag)
+                      const morph__redist_bufs *b, int64_t es, int tag)
 {
   *out = NULL;
   morph__local *l = calloc(1, sizeof *l);
   if (!l)
     return MORPH_ENOMEM;
   *l = (morph__local){.comm = comm, .me = me, .tag = tag, .es = es, .plan = plan,
-                      .new_buf = new_buf};
+                      .old_buf = b->old_buf, .new_buf = b->new_buf, .old_part = b->old_part,
+                      .new_part = b->new_part};
   const char *env = getenv("MORPH_REDIST_LOCAL");
   l->enabled = !env || strcmp(env, "0") != 0;
   int rc = collect_peers(plan->send, plan->nsend, me, &l->to, &l->nto);
@@ -149,7 +174,7 @@ int morph__local_open(morph__local **out, MPI_Comm comm, int me, const morph__pl
     rc = MORPH_ENOMEM;
   for (size_t k = 0; rc == MORPH_OK && k < nreq; k++)
     l->reqs[k] = MPI_REQUEST_NULL;
-  make_offer(l, old_buf);
+  make_offer(l, b->old_buf);
   /* Under Yama's ptrace_scope 1 only a declared tracer may read us; the
    * call fails harmlessly (EINVAL) where Yama is absent. */
   if (rc == MORPH_OK && l->nto > 0)
@@ -208,34 +233,120 @@ static int can_read(const morph__local *l, const offer *o)
          w == o->nonce;
 }
 
-/* Copies every slice from sender p; 0 on success. */
-static int read_slices(morph__local *l, const peer *p)
+/* A descriptor of this process for file `fd` of the offering process:
+ * its own (duplicated), or the sender's through its pidfd; -1 if refused. */
+static int file_of(int pidfd, int64_t fd)
+{
+  return pidfd < 0 ? fcntl((int)fd, F_DUPFD_CLOEXEC, 0) : pidfd_getfd(pidfd, (int)fd, 0);
+}
+
+/* Adopts file f of offer o if it lies whole in slice v at a page-aligned
+ * offset of the new part; 1 if adopted. *pidfd is opened on first use
+ * (self: stays -1, the files are this process's own). */
+static int adopt_one(morph__local *l, const offer *o, int self, const morph__slice *v, int k,
+                     int *pidfd)
+{
+  uint64_t s = (uint64_t)(v->src_index * l->es), n = (uint64_t)(v->count * l->es);
+  uint64_t off = o->files[k].off, len = o->files[k].len;
+  if (off < s || off + len > s + n)
+    return 0;
+  uint64_t dst = (uint64_t)(v->dst_index * l->es) + (off - s);
+  uint64_t pg = morph__part_page();
+  morph__part *np = l->new_part;
+  if (dst % pg != 0 || (len % pg != 0 && dst + len != np->bytes) || np->nfiles >= MORPH__PART_FILES)
+    return 0;
+  if (!self && *pidfd < 0 && (*pidfd = pidfd_open((pid_t)o->pid, 0)) < 0)
+    return 0;
+  int fd = file_of(self ? -1 : *pidfd, o->files[k].fd);
+  return fd >= 0 && morph__part_adopt(np, (size_t)dst, fd, (size_t)len) == MORPH_OK;
+}
+
+/* Adopts every offered file that lands whole in one of the slices v[first,
+ * end) (a mapping instead of a copy) and lists what was adopted in done.
+ * A file that cannot be adopted is copied like the rest. */
+static int adopt_files(morph__local *l, const offer *o, int self, size_t first, size_t end,
+                       span *done)
+{
+  int ndone = 0, pidfd = -1;
+  const morph__slice *v = l->plan->recv;
+  for (int k = 0; l->enabled && l->new_part && k < (int)o->nfiles && k < MORPH__PART_FILES; k++)
+    for (size_t i = first; i < end; i++)
+      if (adopt_one(l, o, self, &v[i], k, &pidfd)) {
+        done[ndone++] = (span){o->files[k].off, o->files[k].len};
+        break;
+      }
+  if (pidfd >= 0)
+    close(pidfd);
+  return ndone;
+}
+
+/* The next bytes of [*at, end) of a sender's old part that were not
+ * adopted: moves *at to their start and returns their length (0: none). */
+static uint64_t next_piece(const span *done, int ndone, uint64_t *at, uint64_t end)
+{
+  for (int moved = 1; moved;) {
+    moved = 0;
+    for (int k = 0; k < ndone; k++)
+      if (done[k].src <= *at && *at < done[k].src + done[k].len)
+        *at = done[k].src + done[k].len, moved = 1;
+  }
+  uint64_t stop = end;
+  for (int k = 0; k < ndone; k++)
+    if (done[k].src > *at && done[k].src < stop)
+      stop = done[k].src;
+  return *at < end ? stop - *at : 0;
+}
+
+/* Copies the bytes of slices v[first, end) that were not adopted: from
+ * this process's old part (self) or from sender `o` in batches of
+ * process_vm_readv. New pages are populated first, in one call per piece
+ * (part.c). 0 on success. */
+static int copy_pieces(morph__local *l, const offer *o, int self, size_t first, size_t end,
+                       const span *done, int ndone)
 {
   struct iovec lv[BATCH], rv[BATCH];
   const morph__slice *v = l->plan->recv;
-  char *base = (char *)(uintptr_t)p->in.base;
-  for (size_t i = p->first; i < p->end;) {
-    int n = 0;
-    for (; i < p->end && n < BATCH; i++) {
-      size_t len = (size_t)(v[i].count * l->es);
-      if (len == 0)
+  const char *base = self ? l->old_buf : (const char *)(uintptr_t)o->base;
+  int n = 0;
+  for (size_t i = first; i < end; i++) {
+    uint64_t s = (uint64_t)(v[i].src_index * l->es), e = s + (uint64_t)(v[i].count * l->es);
+    for (uint64_t at = s, len; (len = next_piece(done, ndone, &at, e)) > 0; at += len) {
+      size_t dst = (size_t)(v[i].dst_index * l->es) + (size_t)(at - s);
+      if (l->new_part)
+        morph__part_populate(l->new_part, dst, (size_t)len);
+      if (self) {
+        memcpy(l->new_buf + dst, base + at, (size_t)len);
         continue;
-      lv[n] = (struct iovec){l->new_buf + v[i].dst_index * l->es, len};
-      rv[n++] = (struct iovec){base + v[i].src_index * l->es, len};
+      }
+      lv[n] = (struct iovec){l->new_buf + dst, (size_t)len};
+      rv[n++] = (struct iovec){(void *)(base + at), (size_t)len};
+      if (n == BATCH && read_all((pid_t)o->pid, lv, rv, n) != 0)
+        return -1;
+      n = n == BATCH ? 0 : n;
     }
-    if (read_all((pid_t)p->in.pid, lv, rv, n) != 0)
-      return -1;
   }
-  return 0;
+  return n > 0 ? read_all((pid_t)o->pid, lv, rv, n) : 0;
+}
+
+/* Places slices v[first, end) from offer o: whole files adopted, the rest
+ * copied. 0 on success. */
+static int place(morph__local *l, const offer *o, int self, size_t first, size_t end)
+{
+  span done[MORPH__PART_FILES];
+  int ndone = adopt_files(l, o, self, first, end, done);
+  return copy_pieces(l, o, self, first, end, done, ndone);
 }
 
 /* Handles sender k's offer: read directly and answer DONE, or leave it to
- * MPI (a read that fails half way is overwritten by the MPI transfer). */
+ * MPI. A read that fails half way is overwritten by the MPI transfer; a
+ * file adopted before the failure stays mapped, and the MPI transfer then
+ * writes the sender's bytes over the same bytes of the sender's file:
+ * the values do not change. */
 static int take_offer(morph__local *l, int k)
 {
   peer *p = &l->from[k];
   p->settled = 1;
-  if (!can_read(l, &p->in) || read_slices(l, p) != 0)
+  if (!can_read(l, &p->in) || place(l, &p->in, 0, p->first, p->end) != 0)
     return MORPH_OK;
   for (size_t i = p->first; i < p->end; i++)
     l->pulled += l->plan->recv[i].count * l->es;
@@ -245,6 +356,31 @@ static int take_offer(morph__local *l, int k)
   return MPI_Isend(&p->answer, 1, MPI_INT32_T, p->rank, l->tag, l->comm, r) == MPI_SUCCESS
              ? MORPH_OK
              : MORPH_EMPI;
+}
+
+/* This process's own slices, which the plan lists among the received ones
+ * under its own rank: its own files adopted at their new place when they
+ * land whole and aligned (a shrink's stayer keeps its part without a copy),
+ * the rest copied. With MORPH_REDIST_LOCAL=0 everything is copied. */
+void morph__local_keep(morph__local *l)
+{
+  const morph__slice *v = l->plan->recv;
+  size_t n = l->plan->nrecv, i = 0, j;
+  while (i < n && v[i].peer != l->me)
+    i++;
+  for (j = i; j < n && v[j].peer == l->me; j++)
+    ;
+  place(l, &l->mine, 1, i, j);
+}
+
+/* Senders left to MPI receive into pages populated in one call each. */
+static void populate_mpi(morph__local *l)
+{
+  const morph__slice *v = l->plan->recv;
+  for (int k = 0; l->new_part && k < l->nfrom; k++)
+    for (size_t i = l->from[k].first; l->from[k].via_mpi && i < l->from[k].end; i++)
+      morph__part_populate(l->new_part, (size_t)(v[i].dst_index * l->es),
+                           (size_t)(v[i].count * l->es));
 }
 
 /* Between two polls of a wait: jobs here often have more processes than
@@ -278,6 +414,7 @@ int morph__local_pull(morph__local *l, double deadline)
   }
   for (int k = 0; k < l->nfrom; k++)
     l->from[k].settled = 1;
+  populate_mpi(l);
   return MORPH_OK;
 }
 

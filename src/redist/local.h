@@ -8,9 +8,13 @@
  * The handshake, per pair of processes that exchange bytes (sender s,
  * receiver r), on the caller's communicator and tag:
  *   1. s -> r  OFFER  {host, pid, address of the old part, a nonce and its
- *                      address}, posted at once by every sender;
+ *                      address, the old part's whole memory files},
+ *                      posted at once by every sender;
  *   2. r reads the nonce from s; if it is the offered one (same host, same
- *      kernel, read permitted), r reads its slices and answers DONE;
+ *      kernel, read permitted), r adopts the memory files of s's old part
+ *      that land whole in its new part (part.h: pidfd_getfd, then a
+ *      mapping at their place: no byte is copied), reads the rest of its
+ *      slices and answers DONE;
  *      otherwise r posts its MPI receives and answers MPI;
  *   3. r -> s  ANSWER {DONE | MPI}; on MPI, s posts its MPI sends.
  * Every process posts all its offers before it waits for any, and sends all
@@ -35,17 +39,23 @@
 #include <mpi.h>
 
 #include "redist/plan.h"
+#include "redist/redist.h"
 
 typedef struct morph__local morph__local;
 
 /*
  * Starts the handshake of `plan` for process `me` of comm: posts an offer
  * to every remote receiver and the receives of offers and answers.
- * old_buf / new_buf as in morph__redist_exec; es is the element size.
+ * b as in morph__redist_exec_parts; es is the element size.
  * Errors: MORPH_ENOMEM, MORPH_EMPI; *out is NULL then and nothing is posted.
  */
 int morph__local_open(morph__local **out, MPI_Comm comm, int me, const morph__plan *plan,
-                      const void *old_buf, void *new_buf, int64_t es, int tag);
+                      const morph__redist_bufs *b, int64_t es, int tag);
+
+/* Places this process's own slices into the new buffer: adopted whole
+ * where its old part's files land whole at a page-aligned offset of the
+ * new part, copied otherwise (local.c). */
+void morph__local_keep(morph__local *l);
 
 /*
  * Receiver's side: waits (until `deadline`, 0: none) for the offers and

@@ -41,6 +41,24 @@ int morph__redist_exec(MPI_Comm comm, const morph__plan *plan, const void *old_b
                        void *new_buf, size_t elem_size, MPI_Datatype type, int tag,
                        double deadline, int64_t *bytes_sent);
 
+/* The buffers of a transfer, with the parts (part.h) behind them when they
+ * are memory files: a receiver on the same host then adopts whole files
+ * instead of copying them (local.h). old_part / new_part may be NULL
+ * (plain memory); when set, old_buf / new_buf are their bases. */
+typedef struct morph__redist_bufs {
+  const void *old_buf;
+  void *new_buf;
+  const struct morph__part *old_part;
+  struct morph__part *new_part;
+} morph__redist_bufs;
+
+/* morph__redist_exec over parts. On success new_part may hold files of
+ * other processes (adopted): free it with morph__part_free as usual.
+ * Errors and state left: those of morph__redist_exec. */
+int morph__redist_exec_parts(MPI_Comm comm, const morph__plan *plan, const morph__redist_bufs *b,
+                             size_t elem_size, MPI_Datatype type, int tag, double deadline,
+                             int64_t *bytes_sent);
+
 /*
  * The transfers of one plan once posted (exec.c), for a caller that lets
  * them run while it does other work (async.c). Opaque to callers.

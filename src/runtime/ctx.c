@@ -143,10 +143,8 @@ static void release(morph_ctx *ctx)
 {
   for (int i = 0; i < ctx->ndata; i++) {
     morph__data *d = &ctx->data[i];
-    if (d->kind == MORPH__DATA_BLOCK || d->kind == MORPH__DATA_BLOCK_CYCLIC) {
-      free(*d->ubuf);
-      *d->ubuf = NULL;
-    }
+    if (d->kind == MORPH__DATA_BLOCK || d->kind == MORPH__DATA_BLOCK_CYCLIC)
+      morph__data_release(d);
     MPI_Type_free(&d->type);
   }
   free(ctx->data);

@@ -11,6 +11,7 @@
 
 #include "morph.h"
 #include "proto/protocol.h"
+#include "redist/part.h"
 #include "redist/plan.h"
 
 /* Kinds of registered data (morph_data_* in morph.h). */
@@ -32,6 +33,8 @@ typedef struct morph__data {
   int count;          /* REPLICATED: element count */
   void *rbuf;         /* REPLICATED: the caller's buffer */
   void **ubuf;        /* BLOCK*, VARCOUNT: where the caller keeps the pointer */
+  morph__part *part;  /* BLOCK*: the memory files behind *ubuf (part.h), or
+                         NULL when it is malloc'ed (small parts) */
   int64_t *ucount;    /* VARCOUNT: the caller's local length */
   int64_t local;      /* BLOCK*: local length under the current size */
   morph_callbacks cb; /* CALLBACKS */
@@ -157,5 +160,14 @@ uint64_t morph__data_signature(const morph_ctx *ctx);
 /* The distribution of a block, block-cyclic or varcount registration, for
  * the redistribution engine (registry.c). */
 morph__dist morph__data_dist(const morph__data *d);
+
+/* A local part of `count` elements of registration d, zero-filled: memory
+ * files (part.h, *part set) for block and block-cyclic parts of at least
+ * MORPH__PART_MIN bytes, calloc'ed memory otherwise (*part NULL) (data.c).
+ * Errors: MORPH_ENOMEM; *buf and *part are NULL then. */
+int morph__data_alloc(const morph__data *d, int64_t count, void **buf, morph__part **part);
+
+/* Frees the local part of block or block-cyclic registration d (data.c). */
+void morph__data_release(morph__data *d);
 
 #endif /* MORPH_RUNTIME_CTX_H */

@@ -61,6 +61,34 @@ int morph_data_replicated(morph_ctx *ctx, const char *name, void *buf, int count
   return MORPH_OK;
 }
 
+int morph__data_alloc(const morph__data *d, int64_t count, void **buf, morph__part **part)
+{
+  size_t bytes = (size_t)count * d->elem_size;
+  *part = NULL;
+  *buf = NULL;
+  if ((d->kind == MORPH__DATA_BLOCK || d->kind == MORPH__DATA_BLOCK_CYCLIC) &&
+      bytes >= MORPH__PART_MIN) {
+    int rc = morph__part_new(part, bytes);
+    if (rc == MORPH_OK)
+      *buf = (*part)->base;
+    return rc;
+  }
+  /* One extra element keeps calloc from returning NULL for empty parts, so
+   * NULL always means failure. */
+  *buf = calloc((size_t)count + 1, d->elem_size);
+  return *buf ? MORPH_OK : MORPH_ENOMEM;
+}
+
+void morph__data_release(morph__data *d)
+{
+  if (d->part)
+    morph__part_free(d->part, 0);
+  else
+    free(*d->ubuf);
+  d->part = NULL;
+  *d->ubuf = NULL;
+}
+
 static int add_distributed(morph_ctx *ctx, const char *name, enum morph__data_kind kind,
                            void **buf, int64_t global, int64_t block, MPI_Datatype type)
 {
@@ -76,10 +104,11 @@ static int add_distributed(morph_ctx *ctx, const char *name, enum morph__data_ki
   d->ubuf = buf, d->global = global, d->block = block;
   morph__dist dist = morph__data_dist(d);
   d->local = morph__dist_count(&dist, ctx->rank, ctx->size);
-  /* One extra element keeps calloc from returning NULL for empty parts, so
-   * NULL always means failure. */
-  *buf = calloc((size_t)d->local + 1, d->elem_size);
-  if (!*buf) {
+  void *part_base = NULL;
+  rc = morph__data_alloc(d, d->local, &part_base, &d->part);
+  if (rc == MORPH_OK)
+    *buf = part_base;
+  if (rc != MORPH_OK) {
     MPI_Type_free(&d->type);
     return morph__fail(ctx, MORPH_ENOMEM, "data '%s': cannot allocate %lld elements", name,
                        (long long)d->local);

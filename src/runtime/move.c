@@ -112,6 +112,19 @@ static void *alloc_part(size_t bytes)
   return p;
 }
 
+/* The new local part of registration d: memory files (block and
+ * block-cyclic, large: data.c), which the same-host path can fill by
+ * adopting whole files instead of copying, and which it populates where it
+ * copies; otherwise plain memory, populated at once (alloc_part). */
+static int new_part(const morph__data *d, int64_t count, void **buf, morph__part **part)
+{
+  if (d->kind != MORPH__DATA_VARCOUNT)
+    return morph__data_alloc(d, count, buf, part);
+  *part = NULL;
+  *buf = alloc_part(((size_t)count + 1) * d->elem_size);
+  return *buf ? MORPH_OK : MORPH_ENOMEM;
+}
+
 /* Bytes a plan brings to this process from the others. */
 static int64_t received(const morph__plan *plan, int me, size_t elem_size)
 {
@@ -138,7 +151,7 @@ int morph__data_plan(const morph__data *d, morph__window *w, int me, int i, doub
   free(counts);
   if (rc != MORPH_OK)
     return rc;
-  if (!(w->newbufs[i] = alloc_part(((size_t)plan->new_count + 1) * d->elem_size))) {
+  if (new_part(d, plan->new_count, &w->newbufs[i], &w->newparts[i]) != MORPH_OK) {
     morph__plan_free(plan);
     return MORPH_ENOMEM;
   }
@@ -153,9 +166,11 @@ static int move_distributed(morph__data *d, morph__window *w, int me, int i, dou
   int rc = morph__data_plan(d, w, me, i, deadline, &plan);
   if (rc != MORPH_OK)
     return rc;
-  const void *ob = me < w->old_size ? *d->ubuf : NULL;
-  rc = morph__redist_exec(w->newcomm, &plan, ob, w->newbufs[i], d->elem_size, d->type,
-                          TAG_DATA + i, deadline, NULL);
+  int old = me < w->old_size;
+  morph__redist_bufs b = {old ? *d->ubuf : NULL, w->newbufs[i], old ? d->part : NULL,
+                          w->newparts[i]};
+  rc = morph__redist_exec_parts(w->newcomm, &plan, &b, d->elem_size, d->type, TAG_DATA + i,
+                                deadline, NULL);
   morph__plan_free(&plan);
   return rc;
 }
@@ -285,7 +300,9 @@ int morph__data_buffers(const morph_ctx *ctx, morph__window *w)
     w->newbufs = calloc((size_t)ctx->ndata + 1, sizeof *w->newbufs);
   if (!w->newcounts)
     w->newcounts = calloc((size_t)ctx->ndata + 1, sizeof *w->newcounts);
-  return w->newbufs && w->newcounts ? MORPH_OK : MORPH_ENOMEM;
+  if (!w->newparts)
+    w->newparts = calloc((size_t)ctx->ndata + 1, sizeof *w->newparts);
+  return w->newbufs && w->newcounts && w->newparts ? MORPH_OK : MORPH_ENOMEM;
 }
 
 int morph__data_move(morph_ctx *ctx, morph__window *w)
@@ -311,7 +328,17 @@ int morph__data_move(morph_ctx *ctx, morph__window *w)
   return MORPH_OK;
 }
 
-static int install_one(morph__data *d, void *nb, int64_t count)
+static void free_window_arrays(morph__window *w)
+{
+  free(w->newbufs);
+  free(w->newcounts);
+  free(w->newparts);
+  w->newbufs = NULL;
+  w->newcounts = NULL;
+  w->newparts = NULL;
+}
+
+static int install_one(morph__data *d, void *nb, morph__part *np, int64_t count)
 {
   switch (d->kind) {
   case MORPH__DATA_REPLICATED:
@@ -329,37 +356,37 @@ static int install_one(morph__data *d, void *nb, int64_t count)
   default:
     d->local = count;
   }
-  free(*d->ubuf);
+  morph__data_release(d);
   *d->ubuf = nb;
+  d->part = np;
   return MORPH_OK;
 }
 
 void morph__data_install(morph_ctx *ctx, morph__window *w)
 {
   for (int i = 0; i < ctx->ndata; i++) {
-    int rc = install_one(&ctx->data[i], w->newbufs[i], w->newcounts[i]);
+    int rc = install_one(&ctx->data[i], w->newbufs[i], w->newparts[i], w->newcounts[i]);
     if (rc != MORPH_OK)
       morph__fail(ctx, rc, "unpack callback of '%s' failed: %s", ctx->data[i].name,
                   morph_strerror(rc));
   }
-  free(w->newbufs);
-  free(w->newcounts);
-  w->newbufs = NULL;
-  w->newcounts = NULL;
+  free_window_arrays(w);
 }
 
 void morph__data_discard(morph_ctx *ctx, morph__window *w)
 {
   /* After a timeout MPI may still write into the new buffers: leak them
-   * rather than hand freed memory to a late receive. */
-  for (int i = 0; !w->abandoned && w->newbufs && i < ctx->ndata; i++) {
-    if (ctx->data[i].kind == MORPH__DATA_CALLBACKS)
+   * rather than hand freed memory to a late receive (but close the
+   * descriptors of memory files: the mappings keep them alive). */
+  for (int i = 0; w->newbufs && i < ctx->ndata; i++) {
+    if (w->newparts && w->newparts[i])
+      morph__part_free(w->newparts[i], w->abandoned);
+    else if (w->abandoned)
+      continue;
+    else if (ctx->data[i].kind == MORPH__DATA_CALLBACKS)
       blobset_free(w->newbufs[i]);
     else if (ctx->data[i].kind != MORPH__DATA_REPLICATED)
       free(w->newbufs[i]);
   }
-  free(w->newbufs);
-  free(w->newcounts);
-  w->newbufs = NULL;
-  w->newcounts = NULL;
+  free_window_arrays(w);
 }

@@ -68,6 +68,9 @@ static int start_one(morph_ctx *ctx, morph__window *w, overlap *o, int me, int i
   if (rc != MORPH_OK)
     return rc;
   const void *ob = me < w->old_size ? *d->ubuf : NULL;
+  /* MPI writes all of it: pages in one call rather than fault by fault. */
+  if (w->newparts[i])
+    morph__part_populate(w->newparts[i], 0, w->newparts[i]->bytes);
   /* On failure w->newbufs[i] stays: posted receives may still write. */
   rc = morph__redist_start(o->comm, &plan, ob, w->newbufs[i], d->elem_size, d->type,
                            TAG_BACKGROUND + i, &o->xfer[i]);

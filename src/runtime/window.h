@@ -45,6 +45,8 @@ typedef struct morph__window {
                            registrations move in the background (overlap.c) */
   struct morph__overlap *bg; /* their transfers in flight (NULL: none) */
   void **newbufs;       /* per registration: the new local part */
+  struct morph__part **newparts; /* per registration: the memory files
+                           behind it (part.h), NULL if malloc'ed */
   int64_t *newcounts;   /* per registration: its length */
   int64_t bytes;        /* bytes this process received from others (the
                            relaunch: wrote); after the vote, on the

@@ -33,7 +33,8 @@ static int one_move(const morph__dist *d, int me, int expect_direct2, const char
     old[i] = (double)i;
   morph__local *l = NULL;
   double deadline = morph__now() + 30;
-  int rc = morph__local_open(&l, MPI_COMM_WORLD, me, &plan, old, nw, sizeof(double), 99);
+  morph__redist_bufs b = {old, nw, NULL, NULL};
+  int rc = morph__local_open(&l, MPI_COMM_WORLD, me, &plan, &b, sizeof(double), 99);
   if (rc == MORPH_OK)
     rc = morph__local_pull(l, deadline);
   if (rc == MORPH_OK)

@@ -20,6 +20,7 @@
  *
  * Exit 0 and "CHECK PASSED" if all data stayed correct; 1 otherwise.
  */
+#include <dirent.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -256,6 +257,27 @@ static int point(app *s, morph_ctx *m, int *open, int *k, morph_status *st)
   return rc;
 }
 
+/* Memory files of registered data (src/redist/part.h) still open after
+ * morph_finalize: every window's parts, committed or rolled back, must
+ * have been closed. Prints and returns how many. */
+static int leaked_parts(void)
+{
+  int n = 0;
+  DIR *d = opendir("/proc/self/fd");
+  char path[64], target[256];
+  for (struct dirent *e; d && (e = readdir(d));) {
+    snprintf(path, sizeof path, "/proc/self/fd/%.32s", e->d_name);
+    ssize_t len = readlink(path, target, sizeof target - 1);
+    if (len > 0 && (target[len] = '\0', strstr(target, "morph-part")))
+      n++;
+  }
+  if (d)
+    closedir(d);
+  if (n)
+    fprintf(stderr, "LEAK: %d memory file(s) of registered data still open\n", n);
+  return n;
+}
+
 int main(int argc, char **argv)
 {
   app s;
@@ -322,5 +344,6 @@ int main(int argc, char **argv)
     s.errors = errs;
   }
   MPI_Type_free(&pt);
-  return morph_finalize(m, s.errors ? 1 : 0);
+  rc = morph_finalize(m, s.errors ? 1 : 0);
+  return leaked_parts() ? 1 : rc;
 }
