@@ -164,7 +164,7 @@ printf "%-34s %8s %8s %8s\n" "  Slurm update (nodes released)" "$rel" "$rmin" "$
 result="RESULT slurm_nodes=$N slurm_grow_s=$grow slurm_grow_min=$gmin slurm_grow_max=$gmax"
 result+=" slurm_grow_slurm_s=$gsl slurm_grow_slurm_min=$gslmin slurm_grow_slurm_max=$gslmax"
 result+=" slurm_grow_raw_s=$raw slurm_grow_raw_min=$rawmin slurm_grow_raw_max=$rawmax"
-result+=" slurm_grow_vs_raw=$(awk -v a="$grow" -v b="$raw" 'BEGIN { printf "%.2f", b > 0 ? a / b : 0 }')"
+result+=" slurm_grow_vs_raw=$(awk -v a="$grow" -v b="$raw" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')"
 result+=" slurm_shrink_s=$shr slurm_shrink_min=$smin slurm_shrink_max=$smax"
 result+=" node_release_s=$rel node_release_min=$rmin node_release_max=$rmax runs=$runs"
 
@@ -210,7 +210,7 @@ if [ "$workload" = 1 ]; then
   run_workload flexible 8
   read -r mfix wfix ufix < <(sacct_metrics fixed)
   read -r mflex wflex uflex < <(sacct_metrics flexible)
-  ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b > 0 ? a / b : 0 }'; }
+  ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }'; }
   printf "\n%-28s %10s %10s\n" "workload ($njobs jobs)" fixed flexible
   printf "%-28s %10s %10s\n" "makespan_s" "$mfix" "$mflex"
   printf "%-28s %10s %10s\n" "foreign mean wait_s" "$wfix" "$wflex"
