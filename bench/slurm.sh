@@ -15,7 +15,11 @@
 #      slurm_grow_slurm_s  expander asked -> merged into the job (Slurm's part)
 #      slurm_shrink_s      decision -> leavers gone (ACK)
 #      node_release_s      the Slurm job update naming the nodes to keep
-#    each as the median of the R runs with min and max.
+#    each as the median of the R runs with min and max. After each run, on
+#    the same nodes, the bare Slurm steps of a grow by 1 node (expander
+#    salloc --no-shell --dependency=expand:J, then NumNodes=0 on it), timed
+#    on the head in one shell (slurm_grow_raw_s); slurm_grow_vs_raw is
+#    slurm_grow_s / slurm_grow_raw_s (medians).
 # 2. A mixed workload (unless --no-workload): J jobs (default 20), every
 #    fifth a foreign rigid `sbatch -N2 --exclusive` job (sleep), the others
 #    Jacobi morph jobs at 1 node, submitted 3 s apart, run twice:
@@ -28,7 +32,8 @@
 #
 # Ends with
 #   RESULT slurm_nodes=4 slurm_grow_s=.. slurm_grow_min=.. slurm_grow_max=..
-#          slurm_grow_slurm_s=.. slurm_shrink_s=.. node_release_s=.. (min/max)
+#          slurm_grow_slurm_s=.. slurm_grow_raw_s=.. slurm_grow_vs_raw=..
+#          slurm_shrink_s=.. node_release_s=.. (min/max)
 #          slurm_flexible_vs_fixed_completion=<makespan fixed / flexible>
 #          slurm_foreign_wait_ratio=<foreign jobs' mean wait flexible / fixed>
 #          slurm_utilization_fixed=.. slurm_utilization_flexible=.. runs=R jobs=J
@@ -78,7 +83,8 @@ start_morphd() { # DIR
 
 gone() { [ -z "$(s squeue -h -j "$1" -o %T 2>/dev/null)" ]; }
 count_of() { s squeue -h -j "$1" -o %D 2>/dev/null; }
-idle() { [ "$(s sinfo -h -N -t idle -o %N | sort -u | wc -l)" -eq $N ]; }
+# sinfo -t idle matches IDLE+COMPLETING too: none may be completing.
+idle() { [ "$(s sinfo -h -N -t idle -o %N | sort -u | wc -l)" -eq $N ] && [ -z "$(s sinfo -h -N -t completing -o %N)" ]; }
 until_true() { # SECONDS CMD...
   local t=$1; shift
   for ((i = 0; i < t * 2; i++)); do "$@" && return 0; sleep 0.5; done
@@ -89,6 +95,24 @@ until_true() { # SECONDS CMD...
 morph_job() {
   s "$bin/morph" submit --slurm --server "$addr" --ppn 2 -n 2 --min "$2" --max "$3" --pref 2 \
     -J "$1" -o "$md/$1.out" -q "$bin/jacobi.ompi" --iters "$4" --work-ms 400 --serial-ms 5
+}
+
+# raw_grow: seconds of the bare Slurm steps of a grow by one node (no
+# morph): a job on node1, an expander for node2 merged into it, timed on the
+# head in one shell so that slurm.sh's own start-up is not counted.
+raw_grow() {
+  local j
+  j=$(s sbatch --parsable -N1 -w node1 --exclusive -o /dev/null --wrap 'sleep 600')
+  until_true 60 eval '[ "$(s squeue -h -j "$j" -o %T)" = RUNNING ]' || { s scancel "$j"; return 1; }
+  s bash -c 't0=$(date +%s.%N)
+    e=$(salloc --no-shell -N1 -w node2 --exclusive --dependency=expand:'"$j"' 2>&1 |
+      sed -n "s/.*Granted job allocation \([0-9]*\).*/\1/p")
+    [ -n "$e" ] && scontrol update JobId=$e NumNodes=0 || exit 1
+    t1=$(date +%s.%N); awk -v a=$t0 -v b=$t1 "BEGIN { printf \"%.3f\n\", b - a }"' \
+    >> "$out/raw-grow.txt" || echo "raw grow failed" >&2
+  s scancel "$j"
+  until_true 60 gone "$j" || true
+  until_true 60 idle || true
 }
 
 # --- 1. resizes --------------------------------------------------------------
@@ -107,15 +131,20 @@ for r in $(seq "$runs"); do
   until_true 60 idle || true
   grep -q '^CHECK PASSED' "$md/resize-$r.out" || echo "run $r: job $j's check did not pass" >&2
   echo "resize run $r: job $j $(grep -c "job $j: resize .* done" "$md/morphd.log") resizes"
+  raw_grow
 done
 stop_morphd
 log=$md/morphd.log
 bench_result="RESULT slurm_nodes=$N"
 bench_row_head "seconds ($runs runs, load $(cut -d' ' -f1 /proc/loadavg))"
-bench_row slurm_grow_s "grow 2 -> 4 (decision -> joiners)" "$(grep -E 'resize [0-9]+ done, size 4: 2 -> 4 live in' "$log" |
-  sed 's/.* live in \([0-9.]*\) s.*/\1/' | bench_stats)"
+grow=$(grep -E 'resize [0-9]+ done, size 4: 2 -> 4 live in' "$log" |
+  sed 's/.* live in \([0-9.]*\) s.*/\1/' | bench_stats)
+raw=$(bench_stats < "$out/raw-grow.txt")
+bench_row slurm_grow_s "grow 2 -> 4 (decision -> joiners)" "$grow"
 bench_row slurm_grow_slurm_s "  Slurm's part (expander merged)" "$(grep 'merged, .* after it was asked for' "$log" |
   sed 's/.*merged, \([0-9.]*\) s after.*/\1/' | bench_stats)"
+bench_row slurm_grow_raw_s "bare Slurm grow (salloc + merge)" "$raw"
+bench_result+=" slurm_grow_vs_raw=$(bench_ratio "${grow%% *}" "${raw%% *}")"
 bench_row slurm_shrink_s "shrink 4 -> 2 (decision -> ACK)" "$(grep -E 'resize [0-9]+ done, size 2: 4 -> 2 live in' "$log" |
   sed 's/.* live in \([0-9.]*\) s.*/\1/' | bench_stats)"
 bench_row node_release_s "  Slurm update (nodes released)" "$(grep 'now on .*(update' "$log" |

@@ -121,6 +121,13 @@ int morph__backend_adopt(morph__backend *b, morph__job *job, char *err, size_t e
   return b->ops->adopt ? b->ops->adopt(b, job, err, errsize) : MORPH_OK;
 }
 
+int morph__backend_ended_by(morph__backend *b, const morph__job *job, char *text, size_t size,
+                            int *cancelled)
+{
+  *cancelled = 0;
+  return b->ops->ended_by ? b->ops->ended_by(b, job, text, size, cancelled) : MORPH_ENOSYS;
+}
+
 int morph__backend_next(morph__backend *b, morph__backend_event *ev)
 {
   return b->ops->next ? b->ops->next(b, ev) : 0;

@@ -162,7 +162,8 @@ typedef struct morph__backend_ops {
   /* Asks that pieces be added to a running job's allocation. MORPH_OK: a
    * GROWN event follows; until then morphd counts the pieces as the job's.
    * Errors (no event, nothing booked): MORPH_EBUSY (taken now),
-   * MORPH_EINVAL, MORPH_ENOSYS. */
+   * MORPH_ESTATE (the resource manager is ending the job), MORPH_EINVAL,
+   * MORPH_ENOSYS. */
   int (*grow)(morph__backend *b, const morph__job *job, int req, const morph__alloc *pieces);
 
   /* Asks that pieces the job holds go back once the processes on them are
@@ -188,6 +189,16 @@ typedef struct morph__backend_ops {
    * (job->pid, when > 0). Errors: MORPH_EINVAL (the backend has no such
    * pieces, e.g. a smaller pool; message in err, nothing booked). */
   int (*adopt)(morph__backend *b, morph__job *job, char *err, size_t errsize);
+
+  /* The job's processes said BYE with a signal's status: did the resource
+   * manager end the job (time limit, scancel, node failure), which would
+   * have signalled them? If so, says how in its own words in text ("Slurm:
+   * job TIMEOUT") and sets *cancelled when it was a cancel, so that the
+   * record names the cause whichever of the BYE and the resource manager's
+   * own end is heard first. Errors: MORPH_ENOENT (not ended by it, as far as
+   * it knows), MORPH_EIO (it cannot be asked now), MORPH_ENOSYS. */
+  int (*ended_by)(morph__backend *b, const morph__job *job, char *text, size_t size,
+                  int *cancelled);
 
   /* Fills *ev with the next event and returns 1, or returns 0 when there
    * is none now. Never blocks. */
@@ -230,6 +241,8 @@ int morph__backend_release(morph__backend *b, const morph__job *job, int req,
 void morph__backend_drop(morph__backend *b, const morph__job *job);
 int morph__backend_stop(morph__backend *b, const morph__job *job);
 int morph__backend_adopt(morph__backend *b, morph__job *job, char *err, size_t errsize);
+int morph__backend_ended_by(morph__backend *b, const morph__job *job, char *text, size_t size,
+                            int *cancelled);
 int morph__backend_next(morph__backend *b, morph__backend_event *ev);
 
 /* Total size units the view has (slots, or nodes), all states. */

@@ -91,6 +91,24 @@ static void on_limits(morph__daemon *d, morph__job *job, const morph__msg *m)
   d->dirty = 1;
 }
 
+/* The job's own end. One ended by a signal may have been ended by the
+ * resource manager (a time limit: Slurm signals the batch script, whose
+ * morph run says BYE before morphd sees Slurm's TIMEOUT): the record then
+ * names the resource manager's cause. */
+static void on_bye(morph__daemon *d, morph__job *job, const morph__msg *m)
+{
+  char rm[160], text[sizeof m->text + sizeof rm + 2];
+  int cancelled;
+  const char *t = m->text[0] ? m->text : NULL;
+  if (m->exit_status > 128 &&
+      morph__backend_ended_by(d->be, job, rm, sizeof rm, &cancelled) == MORPH_OK) {
+    snprintf(text, sizeof text, "%s; %s", t ? t : "ended", rm);
+    t = text;
+    job->cancel |= cancelled;
+  }
+  morph__job_end(d, job, m->exit_status, t);
+}
+
 void morph__relay_message(morph__daemon *d, int i, const morph__msg *m)
 {
   if (m->kind == MORPH__MSG_HELLO) {
@@ -106,7 +124,7 @@ void morph__relay_message(morph__daemon *d, int i, const morph__msg *m)
   case MORPH__MSG_PROGRESS: on_progress(job, m); break;
   case MORPH__MSG_LIMITS: on_limits(d, job, m); break;
   case MORPH__MSG_ACK: morph__resize_ack(d, job, m); break;
-  case MORPH__MSG_BYE: morph__job_end(d, job, m->exit_status, m->text[0] ? m->text : NULL); break;
+  case MORPH__MSG_BYE: on_bye(d, job, m); break;
   case MORPH__MSG_ERROR: morph__say(&d->log, 0, "job %lld reports: %s", (long long)job->id, m->text); break;
   default: send_error(d, i, "morphd does not take this message from a job");
   }

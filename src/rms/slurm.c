@@ -192,6 +192,10 @@ static int sl_grow(morph__backend *b, const morph__job *job, int req, const morp
   const slurm_job_info_t *j = morph__sl_job(s, (uint32_t)job->id);
   if (!c || !j || c->grow_req || s->stale)
     return MORPH_EINVAL;
+  /* Slurm refuses an expander of a job it is ending ("Job dependency
+   * problem"): no request for one. */
+  if (!morph__sl_job_runs(j))
+    return MORPH_ESTATE;
   if (!all_free(s, pieces))
     return MORPH_EBUSY;
   if (morph__alloc_copy(&c->grow, pieces) != MORPH_OK ||
@@ -230,7 +234,11 @@ static int keep_list(const morph__sl *s, const slurm_job_info_t *j, const morph_
 }
 
 /* Has Slurm give back `in` (the job keeps the nodes in `keep`); a refusal
- * is queued as RELEASED with Slurm's reason. Errors: MORPH_ENOMEM. */
+ * is queued as RELEASED with Slurm's reason, and `in` stays held until the
+ * job is dropped: morphd keeps those slots with the job until it ends, so
+ * the view must not offer them meanwhile (it did, while Slurm showed the
+ * ending job on fewer nodes, and morphd planned a grow onto them).
+ * Errors: MORPH_ENOMEM. */
 static int update_nodes(morph__sl *s, morph__sl_claim *c, morph__backend_event *ev, char *keep,
                         const morph__alloc *in)
 {
@@ -243,7 +251,8 @@ static int update_nodes(morph__sl *s, morph__sl_claim *c, morph__backend_event *
     ev->outcome = MORPH_EBUSY;
     snprintf(ev->text, sizeof ev->text, "Slurm did not shrink job %lld to %.120s: %s",
              (long long)c->id, keep, morph__sl_strerror());
-    return morph__sl_enqueue(s, ev, NULL);
+    int rc = morph__alloc_add_all(&c->holds, in);
+    return rc != MORPH_OK ? rc : morph__sl_enqueue(s, ev, NULL);
   }
   snprintf(ev->text, sizeof ev->text, "Slurm job %lld now on %.200s (update %.3f s)",
            (long long)c->id, keep, morph__wall() - t0);
@@ -272,8 +281,10 @@ static int sl_release(morph__backend *b, const morph__job *job, int req,
   else
     rc = update_nodes(s, c, &ev, keep, &in);
   morph__alloc_free(&in);
-  if (rc != MORPH_OK || ev.outcome != MORPH_OK)
+  if (rc != MORPH_OK || ev.outcome != MORPH_OK) {
+    rebuild(s); /* a refusal may be Slurm ending the job: see it now */
     return rc;
+  }
   rc = morph__sl_enqueue(s, &ev, pieces);
   rebuild(s);
   return rc;
@@ -393,6 +404,31 @@ static void watch_ends(morph__sl *s)
   }
 }
 
+/* Slurm's state of job id, loaded now (the picture may be a second old:
+ * a BYE after a time limit's signal can come before it shows TIMEOUT). */
+static int sl_ended_by(morph__backend *b, const morph__job *job, char *text, size_t size,
+                       int *cancelled)
+{
+  morph__sl *s = self(b);
+  job_info_msg_t *m = NULL;
+  if (s->stale) /* a call to a dead slurmctld waits for its timeout */
+    return MORPH_EIO;
+  if (slurm_load_job(&m, (uint32_t)job->id, SHOW_ALL) != SLURM_SUCCESS || !m)
+    return MORPH_EIO;
+  int rc = MORPH_ENOENT;
+  for (uint32_t i = 0; i < m->record_count; i++) {
+    uint32_t st = m->job_array[i].job_state & JOB_STATE_BASE;
+    if (m->job_array[i].job_id != (uint32_t)job->id || st == JOB_RUNNING ||
+        st == JOB_COMPLETE || st == JOB_FAILED || st == JOB_PENDING)
+      continue;
+    snprintf(text, size, "Slurm: job %s", slurm_job_state_string(st));
+    *cancelled = st == JOB_CANCELLED;
+    rc = MORPH_OK;
+  }
+  slurm_free_job_info_msg(m);
+  return rc;
+}
+
 /* While slurmctld does not answer, a child pings it, so that morphd's
  * loop never waits for libslurm's timeouts. Returns 1 once it answered. */
 static int probe_answered(morph__sl *s)
@@ -466,5 +502,6 @@ const morph__backend_ops morph__slurm_ops = {
   .drop = sl_drop,
   .stop = sl_stop,
   .adopt = sl_adopt,
+  .ended_by = sl_ended_by,
   .next = sl_next,
 };

@@ -99,6 +99,8 @@ int morph__sl_refresh(morph__sl *s, char *err, size_t errsize);
 const slurm_job_info_t *morph__sl_job(const morph__sl *s, uint32_t id);
 /* True if the job holds its nodes (running, suspended or completing). */
 int morph__sl_job_holds(const slurm_job_info_t *j);
+/* True if the job runs (or is suspended) and Slurm is not ending it. */
+int morph__sl_job_runs(const slurm_job_info_t *j);
 /* The job's nodes as pieces in rank order: its batch host first, then
  * Slurm's node order (what `morph run` puts in its hostfile).
  * Errors: MORPH_ENOMEM, MORPH_ENOENT (a node not in the node table). */

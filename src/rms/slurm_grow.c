@@ -127,6 +127,10 @@ static void grant(morph__sl *s, morph__sl_claim *c, int ppu)
     finish(s, c, MORPH_EBUSY, why);
     return;
   }
+  /* The nodes are the job's in Slurm from now on: if Slurm ends the job
+   * before a picture shows them in it, they still count until the drop. */
+  if (morph__alloc_add_all(&c->last, &c->grow) != MORPH_OK)
+    morph__say(s->log, 0, "job %lld: out of memory", (long long)c->id);
   morph__backend_event ev = morph__sl_event(MORPH__BE_GROWN, c->id, c->grow_req);
   joiners(s, c, ppu, ev.hosts, sizeof ev.hosts);
   snprintf(ev.text, sizeof ev.text, "expander %u merged", c->expander);

@@ -35,6 +35,12 @@ int morph__sl_job_holds(const slurm_job_info_t *j)
                          (j->job_state & JOB_COMPLETING));
 }
 
+int morph__sl_job_runs(const slurm_job_info_t *j)
+{
+  uint32_t base = j->job_state & JOB_STATE_BASE;
+  return (base == JOB_RUNNING || base == JOB_SUSPENDED) && !(j->job_state & JOB_COMPLETING);
+}
+
 int morph__sl_node_index(const morph__sl *s, const char *host)
 {
   for (int i = 0; host && i < s->nnodes; i++)
@@ -214,14 +220,17 @@ static void mark_used(morph__sl *s, const morph__alloc *a)
 }
 
 /* Marks the nodes of the claimed jobs used: Slurm's while it shows the job
- * holding them, else the ones it held last (until morphd, told of the end,
- * drops the claim: its books still count them), and the holds. */
+ * running, else the ones it held last (until morphd, told of the end,
+ * drops the claim: its books still count them), and the holds. A job
+ * Slurm is ending shows only the nodes still completing, fewer than
+ * morphd's books hold until they hear of the end: its last running
+ * picture stays. */
 static int mark_claims(morph__sl *s)
 {
   for (int c = 0; c < s->nclaims; c++) {
     morph__sl_claim *cl = &s->claims[c];
     const slurm_job_info_t *j = morph__sl_job(s, (uint32_t)cl->id);
-    if (j && morph__sl_job_holds(j)) {
+    if (j && morph__sl_job_runs(j)) {
       int rc = morph__sl_job_nodes(s, j, &cl->last);
       if (rc == MORPH_ENOMEM)
         return rc;

@@ -57,7 +57,13 @@ wait_for() {
 state_of() { s squeue -h -j "$1" -o %T 2>/dev/null; }
 is_running() { [ "$(state_of "$1")" = RUNNING ]; }
 is_gone() { [ -z "$(state_of "$1")" ]; }
-idle_count_is() { [ "$(s sinfo -h -N -t idle -o %N | sort -u | wc -l)" -eq "$1" ]; }
+# sinfo -t idle matches IDLE+COMPLETING too (it compares the base state):
+# a node still completing a job is not ready for the next case (a job
+# started then lands elsewhere and an expander for it waits).
+idle_count_is() {
+  [ "$(s sinfo -h -N -t idle -o '%N %T' | grep -vc 'comp\|drain')" -eq "$1" ] &&
+    [ -z "$(s sinfo -h -N -t completing -o %N)" ]
+}
 nodes_of() { s squeue -h -j "$1" -o %N; }
 count_of() { s squeue -h -j "$1" -o %D; }
 
