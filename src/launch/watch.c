@@ -194,6 +194,25 @@ int morph__launch_watch_count(const struct morph__launch_watch *w, double now, c
   return unknown ? -1 : total;
 }
 
+int morph__launch_watch_idle_lost(const struct morph__launch_watch *w, double now, char *names,
+                                  size_t size)
+{
+  int idle = 0;
+  size_t used = 0;
+  names[0] = '\0';
+  for (int i = 0; i < w->n; i++) {
+    const struct morph__launch_host *h = &w->h[i];
+    if (h->seen < 0 || now - h->seen <= MORPH__WATCH_SILENT_S)
+      continue;
+    if (h->count != 0)
+      return 0; /* lost with the job's processes, or before it ever answered */
+    idle++;
+    int k = snprintf(names + used, size - used, "%s%s", used ? ", " : "", h->name);
+    used += k > 0 && (size_t)k < size - used ? (size_t)k : 0;
+  }
+  return idle;
+}
+
 /* The session has had WAIT_S to end after SIGTERM (ssh ends at once):
  * then it is not counted among the job's leftovers. */
 static void end_session(struct morph__launch_host *h)
