@@ -169,11 +169,6 @@ int morph__launch_mpi_recovers(const struct morph__launch_mpicmd *c)
 }
 
 /* Open MPI: -x for every MORPH_* variable (it exports nothing by default),
- * each daemon of a job across hosts talks straight to mpirun (routed
- * direct: with the default radix tree, losing one daemon, even one the job
- * had left, cost mpirun its routes to live ones: "ORTE does not know how
- * to route a message to the specified daemon located on node1" after node3
- * died, and the job was aborted mid-run; docs/cluster.md),
  * let leavers of a live shrink exit without MPI_Finalize, and keep the job
  * running when a process is lost (--enable-recovery): a joiner or leaver
  * killed inside an adaptation window is then survivable, libmorph rolls
@@ -191,9 +186,7 @@ static int openmpi_args(const struct morph__launch_mpicmd *c, struct morph__laun
           morph__launch_argv_push(a, "orte_abort_on_non_zero_status") |
           morph__launch_argv_push(a, "0");
   if (c->hostfile)
-    rc |= morph__launch_argv_push(a, "--hostfile") | morph__launch_argv_push(a, c->hostfile) |
-          morph__launch_argv_push(a, "--mca") | morph__launch_argv_push(a, "routed") |
-          morph__launch_argv_push(a, "direct");
+    rc |= morph__launch_argv_push(a, "--hostfile") | morph__launch_argv_push(a, c->hostfile);
   if (c->rankfile)
     rc |= morph__launch_argv_push(a, "--rankfile") | morph__launch_argv_push(a, c->rankfile);
   rc |= morph__launch_argv_push(a, "--mca") |

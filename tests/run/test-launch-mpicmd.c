@@ -78,8 +78,7 @@ static void test_openmpi_hostfile_with_slots_no_recovery(void **state)
                                    .hostfile = path, .args = args, .n_args = 2,
                                    .no_recovery = 1, .app = app};
   const char *const want[] = {
-    "/opt/mpirun", "--hostfile", path, "--mca", "routed", "direct", "--mca",
-    "orte_allowed_exit_without_sync", "1", "-x",
+    "/opt/mpirun", "--hostfile", path, "--mca", "orte_allowed_exit_without_sync", "1", "-x",
     "MORPH_SOCKET", "--bind-to", "none", "-n", "2", "prog", NULL,
   };
   assert_false(morph__launch_mpi_recovers(&c));
