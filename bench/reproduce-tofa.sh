@@ -6,8 +6,8 @@
 # tofa_vs_default_*: batch completion time of TOFA over Slurm's default order
 # (mean of the per-batch ratios; lammps: the 16-faulty-node case); the abort
 # ratios are NPB-DT's (aborted runs over all runs, 1000 instances);
-# prof_overhead: Jacobi run time with the profiler over without (median run
-# of each side, runs side by side). docs/reproduction-tofa.md discusses the numbers.
+# prof_overhead: Jacobi run time with the profiler over without (median of
+# the ratios of pairs run at the same time, with min and max). docs/reproduction-tofa.md discusses the numbers.
 #
 # Steps (progress on stderr):
 #  1. profile the proxies with morph prof (real MPI) and check their shapes;
@@ -178,29 +178,16 @@ batch lammps8 lammps 8
 batch lammps16 lammps 16
 
 # --- 4. profiler overhead ----------------------------------------------------
-say "4/4 profiler overhead: Jacobi, $pairs pairs of runs with and without"
-# Long runs without the final serial check (it is not MPI), side by side,
-# alternating which goes first: wall time and the processes' CPU time.
-jac=("$B/jacobi.ompi" --size 1000 --iters 1500 --no-check)
+say "4/4 profiler overhead: Jacobi, $pairs pairs of runs with and without, side by side"
+# Both runs of a pair at the same time, so that both see the same load
+# (bench/tofa/prof-overhead.sh); the ratio of each pair, median, min, max.
 lib="$build/lib/libmorph-prof-ompi.so"
-mkdir -p "$out/jac.ranks"
-: >overhead.csv
-plain() { /usr/bin/time -f "%e %U %S" -o "$out/t" mpirun --oversubscribe -n 2 "${jac[@]}" >/dev/null; }
-profiled() { /usr/bin/time -f "%e %U %S" -o "$out/t" mpirun --oversubscribe -n 2 -x LD_PRELOAD="$lib" \
-  -x MORPH_PROF_DIR="$out/jac.ranks" "${jac[@]}" >/dev/null; }
-timed() { "$@"; awk '{printf "%s,%.2f", $1, $2 + $3}' "$out/t"; } # wall,cpu
-for i in $(seq 1 "$pairs"); do
-  if [ $((i % 2)) = 1 ]; then a=$(timed plain); b=$(timed profiled)
-  else b=$(timed profiled); a=$(timed plain); fi
-  echo "$a,$b" >>overhead.csv # wall,cpu without, wall,cpu with
-done
+MORPH_BUILD=$build bash "$root/bench/tofa/prof-overhead.sh" --pairs "$pairs" --dir "$out/jac.ranks" \
+  >overhead.txt
+sed 's/^/  /' overhead.txt | grep -v RESULT >&2
+ovr() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" overhead.txt; }
+overhead=$(ovr prof_overhead) overhead_min=$(ovr prof_overhead_min) overhead_max=$(ovr prof_overhead_max)
 median() { sort -g | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
-med() { cut -d, -f"$1" overhead.csv | median; }
-# The median run of each side: runs disturbed by the other users of the
-# machine fall out; the CPU time of the processes varies less than the wall.
-overhead=$(awk -v a="$(med 1)" -v b="$(med 3)" 'BEGIN {printf "%.3f", b / a}')
-overhead_cpu=$(awk -v a="$(med 2)" -v b="$(med 4)" 'BEGIN {printf "%.3f", b / a}')
-say "  Jacobi wall,cpu without / with (s): $(awk -F, '{printf "%s,%s/%s,%s ", $1, $2, $3, $4}' overhead.csv)"
 # The interception's own cost per call, in CPU time (one process talking
 # to itself), with and without counting: median of 5 runs each.
 percall() { for i in 1 2 3 4 5; do mpirun -n 1 "$@" "$B/prof-calls.ompi" 300000; done >percall.txt
@@ -279,7 +266,7 @@ dt_t=$(awk -F, '$1 == "tofa" {print $2}' fig3-dt.csv)
 dt_d=$(awk -F, '$1 == "default" {print $2}' fig3-dt.csv)
 echo "RESULT tofa_vs_default_dt=$(ratio dt16 tofa) tofa_vs_default_lammps=$(ratio lammps16 tofa)" \
   "tofa_abort_ratio=$(aborts dt16 tofa) default_abort_ratio=$(aborts dt16 default)" \
-  "prof_overhead=$overhead prof_overhead_cpu=$overhead_cpu prof_call_ns_sendrecv=$call_sr prof_call_ns_allreduce=$call_ar" \
+  "prof_overhead=$overhead prof_overhead_min=$overhead_min prof_overhead_max=$overhead_max prof_call_ns_sendrecv=$call_sr prof_call_ns_allreduce=$call_ar" \
   "tofa_vs_default_lammps8=$(ratio lammps8 tofa) tofa_abort_ratio_lammps16=$(aborts lammps16 tofa)" \
   "default_abort_ratio_lammps16=$(aborts lammps16 default) greedy_vs_default_dt=$(ratio dt16 greedy)" \
   "remap_vs_default_dt=$(ratio dt16 remap) dt_faultfree_tofa_vs_default=$(awk -v a="$dt_t" -v b="$dt_d" 'BEGIN {printf "%.3f", a / b}')" \

@@ -6,6 +6,7 @@
 #include "launch.h"
 
 #include <poll.h>
+#include <string.h>
 
 #include "child.h"
 #include "decision.h"
@@ -58,6 +59,26 @@ static int job_outcome(const struct morph__launch *r, int code, int ours)
   return r->connected || morph__launch_mpi_recovers(&r->opt->cmd) ? 1 : 0;
 }
 
+/* After the job's BYE 0 (every process ended with 0), an error of mpirun
+ * is mpirun's own. Open MPI 4.1's mpirun keeps a daemon on every host the
+ * job ever used and exits 255 when one dies, even one the job had left (a
+ * node drained and powered off after a shrink): that job completed. The
+ * host is named in the log and in the text morphd records. */
+static int idle_daemon_lost(struct morph__launch *r, int code)
+{
+  char hosts[160];
+  if (!r->job_bye || r->bye_status != 0 || code == 0 ||
+      morph__launch_monitor_idle_lost(r, hosts, sizeof hosts) == 0)
+    return 0;
+  morph__say(&r->log, 0, "mpirun exited %d after the job's BYE 0: it lost its daemon on %s, "
+             "where the job had no process left; the job completed", code, hosts);
+  size_t used = strlen(r->bye_text);
+  snprintf(r->bye_text + used, sizeof r->bye_text - used,
+           "%s(mpirun exited %d: lost its idle daemon on %s, which the job had left)",
+           used ? " " : "", code, hosts);
+  return 1;
+}
+
 /* mpirun has ended. Within a relaunch that is expected; otherwise the job
  * is over: read what it still had to say, then finish. */
 static void on_mpirun_exit(struct morph__launch *r, int code)
@@ -73,7 +94,7 @@ static void on_mpirun_exit(struct morph__launch *r, int code)
     return;
   }
   morph__launch_decision_abandon(r, "mpirun ended");
-  r->exit_code = job_outcome(r, code, 0);
+  r->exit_code = idle_daemon_lost(r, code) ? 0 : job_outcome(r, code, 0);
   if (!r->job_bye && !r->connected && !code && r->exit_code)
     morph__say(&r->log, 0, "the job ended without ever connecting; under --enable-recovery its "
                      "status is unknown: 1 (--no-recovery for programs without libmorph)");

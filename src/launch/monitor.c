@@ -152,6 +152,16 @@ int morph__launch_monitor_count(struct morph__launch *r)
   return morph__launch_watch_count(&r->mon.watch, now, r->mon.where, sizeof r->mon.where);
 }
 
+int morph__launch_monitor_idle_lost(struct morph__launch *r, char *names, size_t size)
+{
+  names[0] = '\0';
+  if (r->mon.watch.n == 0)
+    return 0;
+  double now = morph__launch_clock(r);
+  morph__launch_watch_poll(&r->mon.watch, now);
+  return morph__launch_watch_idle_lost(&r->mon.watch, now, names, size);
+}
+
 void morph__launch_monitor_free(struct morph__launch *r)
 {
   morph__launch_watch_close(&r->mon.watch);

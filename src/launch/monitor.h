@@ -23,6 +23,10 @@ void morph__launch_monitor_reset(struct morph__launch *r);
  * unreadable, or a host has not answered yet). */
 int morph__launch_monitor_count(struct morph__launch *r);
 
+/* The hosts of the job lost after it had left them (watch.h), named in
+ * `names`; 0 if none, or if the job runs on this host only. */
+int morph__launch_monitor_idle_lost(struct morph__launch *r, char *names, size_t size);
+
 void morph__launch_monitor_free(struct morph__launch *r);
 
 #endif

@@ -52,6 +52,7 @@ static int add_host(struct morph__launch_watch *w, const char *name)
   h->fd = -1;
   h->count = -1;
   h->seen = -1;
+  h->ended = -1;
   return MORPH_OK;
 }
 
@@ -129,8 +130,9 @@ static void start(struct morph__launch_watch *w, struct morph__launch_host *h, d
   h->pid = p > 0 ? p : 0;
 }
 
-static void session_ended(struct morph__launch_host *h)
+static void session_ended(struct morph__launch_host *h, double now)
 {
+  h->ended = now;
   close(h->fd);
   h->fd = -1;
   h->pid = 0; /* reaped by the launch's waitpid(-1) */
@@ -156,7 +158,7 @@ static void read_lines(struct morph__launch_host *h, double now)
     h->len = 0;
   }
   if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR))
-    session_ended(h);
+    session_ended(h, now);
 }
 
 void morph__launch_watch_poll(struct morph__launch_watch *w, double now)
@@ -192,6 +194,26 @@ int morph__launch_watch_count(const struct morph__launch_watch *w, double now, c
     }
   }
   return unknown ? -1 : total;
+}
+
+int morph__launch_watch_idle_lost(const struct morph__launch_watch *w, double now, char *names,
+                                  size_t size)
+{
+  int idle = 0;
+  size_t used = 0;
+  names[0] = '\0';
+  for (int i = 0; i < w->n; i++) {
+    const struct morph__launch_host *h = &w->h[i];
+    int gone = h->ended > h->seen; /* its session ended, no count since */
+    if (h->seen < 0 || (now - h->seen <= MORPH__WATCH_SILENT_S && !gone))
+      continue;
+    if (h->count != 0)
+      return 0; /* lost with the job's processes, or before it ever answered */
+    idle++;
+    int k = snprintf(names + used, size - used, "%s%s", used ? ", " : "", h->name);
+    used += k > 0 && (size_t)k < size - used ? (size_t)k : 0;
+  }
+  return idle;
 }
 
 /* The session has had WAIT_S to end after SIGTERM (ssh ends at once):

@@ -29,6 +29,7 @@ struct morph__launch_host {
   int count;          /* the last count; -1: none yet */
   double seen;        /* clock of the last count, else of the first start */
   double start_at;    /* clock of the next start when there is no session */
+  double ended;       /* clock when a session last ended by itself; -1: never */
 };
 
 struct morph__launch_watch {
@@ -56,6 +57,18 @@ void morph__launch_watch_poll(struct morph__launch_watch *w, double now);
  * gets the count per host and names the silent ones. */
 int morph__launch_watch_count(const struct morph__launch_watch *w, double now, char *why,
                               size_t whysize);
+
+/* The hosts that are lost (silent for MORPH__WATCH_SILENT_S, or whose
+ * session ended by itself after their last count and has not counted
+ * since: sshd went with the host) after their last count said the job had
+ * no process left there, listed in `names`
+ * ("node3, node4"); 0 when there is none, or when a lost host still had
+ * processes of the job at its last count (that is a loss of the job's
+ * own). Open MPI's mpirun keeps a daemon on every host its job ever used,
+ * and ends with an error when one of them dies, even an idle one: this
+ * tells that apart from a job that failed. */
+int morph__launch_watch_idle_lost(const struct morph__launch_watch *w, double now, char *names,
+                                  size_t size);
 
 /* Ends the sessions (SIGTERM, reaped within 1 s) and frees w; idempotent. */
 void morph__launch_watch_close(struct morph__launch_watch *w);

@@ -2,7 +2,8 @@
  * libmorph-prof: the one PMPI interception layer of morph. This is the only
  * file that defines MPI_* symbols; each wrapper hands the call to the
  * consumers and then to the MPI library:
- *  - MPI time (mpitime.c): wall time of the blocking calls, always on;
+ *  - MPI time (mpitime.c): wall time of the blocking calls, on when the
+ *    process has a launcher to report it to (MORPH_SOCKET);
  *  - communication matrix (traffic.c): bytes and messages per pair of world
  *    ranks, on when MORPH_PROF_DIR is set at MPI_Init.
  * A new consumer is one more call in the wrappers it cares about, never a
@@ -22,6 +23,8 @@
 
 #define TIMED(call)                              \
   do {                                           \
+    if (!morph__prof_timing())                   \
+      return (call);                             \
     double t0_ = PMPI_Wtime();                   \
     int rc_ = (call);                            \
     morph__prof_time_add(PMPI_Wtime() - t0_);    \
@@ -43,6 +46,7 @@
 int MPI_Init(int *argc, char ***argv)
 {
   int rc = PMPI_Init(argc, argv);
+  morph__prof_time_init();
   if (rc == MPI_SUCCESS)
     morph__traffic_start();
   return rc;
@@ -51,6 +55,7 @@ int MPI_Init(int *argc, char ***argv)
 int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
   int rc = PMPI_Init_thread(argc, argv, required, provided);
+  morph__prof_time_init();
   if (rc == MPI_SUCCESS)
     morph__traffic_start();
   return rc;

@@ -184,9 +184,9 @@ int morph__client_poll(morph_ctx *ctx)
 /* Rank 0's MPI seconds per iteration since the last report; -1 unknown. */
 static double mpi_per_iteration(morph_ctx *ctx)
 {
-  if (!morph_prof_mpi_seconds)
-    return -1;
-  double total = morph_prof_mpi_seconds();
+  double total = morph_prof_mpi_seconds ? morph_prof_mpi_seconds() : -1;
+  if (total < 0)
+    return -1; /* no libmorph-prof, or not timing */
   int64_t its = ctx->iteration - ctx->progress_iteration;
   double per = its > 0 ? (total - ctx->progress_mpi) / (double)its : -1;
   ctx->progress_mpi = total;
