@@ -23,6 +23,14 @@ void morph__launch_monitor_reset(struct morph__launch *r);
  * unreadable, or a host has not answered yet). */
 int morph__launch_monitor_count(struct morph__launch *r);
 
+/* After mpirun ended by itself with an error: waits (at most
+ * MORPH__WATCH_SILENT_S) until every other host of the job answered once
+ * more, and writes into buf the ones that did not ("" if none, or if the
+ * job ran on this host only): a host that died takes mpirun's daemon with
+ * it, and mpirun ends the job before the monitor could name the host.
+ * Returns how many did not answer. */
+int morph__launch_monitor_lost_hosts(struct morph__launch *r, char *buf, size_t size);
+
 void morph__launch_monitor_free(struct morph__launch *r);
 
 #endif
