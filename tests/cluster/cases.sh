@@ -177,6 +177,18 @@ procs_on() {
     grep -qsxzF MORPH_JOB_ID='"$2"' $d/environ && n=$((n + 1)); done; echo $n'
 }
 
+# two_each J1 J2 J3 TRIES: until node1..3 each run 2 processes of jobs J1,
+# J2, J3 (at most TRIES looks, 0.5 s apart), then checks it.
+two_each() {
+  local t got
+  for ((t = 0; t < $4; t++)); do
+    got="$(procs_on node1 "$1") $(procs_on node2 "$2") $(procs_on node3 "$3")"
+    [ "$got" = "2 2 2" ] && return 0
+    sleep 0.5
+  done
+  expect_eq "processes of jobs $1 $2 $3 on node1..3" "$got" "2 2 2"
+}
+
 # wait_log PATTERN SECONDS [COUNT]: until morphd's log has COUNT (default
 # 1) lines matching PATTERN.
 wait_log() {
@@ -276,13 +288,17 @@ case_morphd_link_down_expand() {
   echo "$(date +%T.%N | cut -c1-12) node1 unplugged"
   wait_log "job 2: resize [0-9]* failed, size 2" 90
   wait_log "node1 is down" 60
-  expect_eq "job 2's processes on node1" "$(procs_on node1 2)" 0
   sleep 3 # morphd decides every second: it must not try node1 again
   expect_eq "expands of job 2 tried" "$(grep -c "job 2: expand" "$D/morphd.log")" 1
   bash "$C" link node1 up || fail "plug node1"
   echo "$(date +%T.%N | cut -c1-12) node1 plugged again"
   wait_log "node1 is up" 30
   passed 1 2
+  # Joiners that node1's daemon started before the cable was pulled
+  # (seen under load) cannot reach their parents; they end with the job.
+  local t
+  for ((t = 0; t < 60 && $(procs_on node1 2) != 0; t++)); do sleep 0.5; done
+  expect_eq "job 2's processes on node1 after it ended" "$(procs_on node1 2)" 0
   grep -q "job 2: resize [0-9]* done" "$D/morphd.log" && [ "$(line_of "job 2: resize [0-9]* done")" -lt "$(line_of "node1 is up")" ] &&
     fail "job 2 grew while node1 was down"
   grep -E "node1|job 2" "$D/morphd.log"
@@ -302,12 +318,8 @@ case_morphd_host_killed() {
   submit -n 4 "$JACOBI" --iters 400 --delay-ms 50
   submit -n 2 "$JACOBI" --iters 3000 --delay-ms 50
   wait_log "job 2 started" 60
+  two_each 1 1 2 120
   local t
-  for ((t = 0; t < 120; t++)); do
-    [ "$(procs_on node1 1) $(procs_on node2 1) $(procs_on node3 2)" = "2 2 2" ] && break
-    sleep 0.5
-  done
-  expect_eq "jobs' processes on node1..3" "$(procs_on node1 1) $(procs_on node2 1) $(procs_on node3 2)" "2 2 2"
   timeout 30 bash "$C" kill node3 || fail "kill node3"
   t=$SECONDS
   echo "$(date +%T.%N | cut -c1-12) node3 killed"
@@ -334,18 +346,15 @@ case_morphd_restart_hosts() {
   need_jacobi
   trap 'stop_morphd; rm -rf "$T"' EXIT
   start_morphd "$MORPH_CLUSTER_HOSTFILE"
-  submit --min 2 --pref 4 --max 4 "$JACOBI" --iters 500 --delay-ms 50
-  submit -n 2 "$JACOBI" --iters 500 --delay-ms 50
-  local t
-  for ((t = 0; t < 120; t++)); do
-    [ "$(procs_on node1 1) $(procs_on node2 1) $(procs_on node3 2)" = "2 2 2" ] && break
-    sleep 0.5
-  done
-  expect_eq "jobs' processes on node1..3" "$(procs_on node1 1) $(procs_on node2 1) $(procs_on node3 2)" "2 2 2"
+  # Long enough that both run at once even when job 1's start is slow
+  # under load (once job 2 ended before job 1 was up at 500 iterations).
+  submit --min 2 --pref 4 --max 4 "$JACOBI" --iters 1000 --delay-ms 50
+  submit -n 2 "$JACOBI" --iters 1000 --delay-ms 50
+  two_each 1 1 2 120
   kill -9 "$(cat "$D/morphd.pid")" || fail "kill morphd"
   echo "$(date +%T.%N | cut -c1-12) morphd killed"
   sleep 2
-  expect_eq "jobs' processes on node1..3 without morphd" "$(procs_on node1 1) $(procs_on node2 1) $(procs_on node3 2)" "2 2 2"
+  two_each 1 1 2 1
   start_morphd "$MORPH_CLUSTER_HOSTFILE"
   echo "$(date +%T.%N | cut -c1-12) morphd started again"
   passed 1 2
@@ -486,12 +495,7 @@ case_morphd_proactive() {
     --heartbeat 0.5 --heartbeat-window 40
   submit --min 2 --pref 6 --max 6 "$JACOBI" --iters 250 --delay-ms 50 --hosts
   wait_log "job 1 started" 60
-  local t
-  for ((t = 0; t < 40; t++)); do
-    [ "$(procs_on node1 1) $(procs_on node2 1) $(procs_on node3 1)" = "2 2 2" ] && break
-    sleep 0.5
-  done
-  expect_eq "job 1's processes on node1..3" "$(procs_on node1 1) $(procs_on node2 1) $(procs_on node3 1)" "2 2 2"
+  two_each 1 1 1 40
   echo "$(date +%T.%N | cut -c1-12) node3 unplugged"
   bash "$C" link node3 down || fail "unplug node3"
   wait_log "node3: outage probability .* failing, draining it" 30
