@@ -95,6 +95,13 @@ static void on_mpirun_exit(struct morph__launch *r, int code)
   }
   morph__launch_decision_abandon(r, "mpirun ended");
   r->exit_code = idle_daemon_lost(r, code) ? 0 : job_outcome(r, code, 0);
+  char lost[160];
+  if (!r->job_bye && code && morph__launch_monitor_lost_hosts(r, lost, sizeof lost) > 0) {
+    snprintf(r->bye_text, sizeof r->bye_text,
+             "mpirun ended with status %d; processes of the job were lost with the host(s)"
+             " that did not answer for %g s: %.120s", code, MORPH__WATCH_SILENT_S, lost);
+    morph__say(&r->log, 0, "%s", r->bye_text);
+  }
   if (!r->job_bye && !r->connected && !code && r->exit_code)
     morph__say(&r->log, 0, "the job ended without ever connecting; under --enable-recovery its "
                      "status is unknown: 1 (--no-recovery for programs without libmorph)");

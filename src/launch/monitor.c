@@ -15,6 +15,7 @@
 #include "monitor.h"
 
 #include <stdlib.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "procs.h"
@@ -160,6 +161,23 @@ int morph__launch_monitor_idle_lost(struct morph__launch *r, char *names, size_t
   double now = morph__launch_clock(r);
   morph__launch_watch_poll(&r->mon.watch, now);
   return morph__launch_watch_idle_lost(&r->mon.watch, now, names, size);
+}
+
+int morph__launch_monitor_lost_hosts(struct morph__launch *r, char *buf, size_t size)
+{
+  buf[0] = '\0';
+  if (r->mon.watch.n == 0)
+    return 0;
+  double t0 = morph__launch_clock(r), now = t0;
+  while (now - t0 <= MORPH__WATCH_SILENT_S &&
+         morph__launch_watch_silent(&r->mon.watch, t0, buf, size) > 0) {
+    usleep(100000);
+    while (waitpid(-1, NULL, WNOHANG) > 0) /* ended sessions: mpirun is reaped already */
+      ;
+    now = morph__launch_clock(r);
+    morph__launch_watch_poll(&r->mon.watch, now);
+  }
+  return morph__launch_watch_silent(&r->mon.watch, t0, buf, size);
 }
 
 void morph__launch_monitor_free(struct morph__launch *r)

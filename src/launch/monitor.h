@@ -27,6 +27,14 @@ int morph__launch_monitor_count(struct morph__launch *r);
  * `names`; 0 if none, or if the job runs on this host only. */
 int morph__launch_monitor_idle_lost(struct morph__launch *r, char *names, size_t size);
 
+/* After mpirun ended by itself with an error: waits (at most
+ * MORPH__WATCH_SILENT_S) until every other host of the job answered once
+ * more, and writes into buf the ones that did not ("" if none, or if the
+ * job ran on this host only): a host that died takes mpirun's daemon with
+ * it, and mpirun ends the job before the monitor could name the host.
+ * Returns how many did not answer. */
+int morph__launch_monitor_lost_hosts(struct morph__launch *r, char *buf, size_t size);
+
 void morph__launch_monitor_free(struct morph__launch *r);
 
 #endif

@@ -222,7 +222,47 @@ static int openmpi_args(const struct morph__launch_mpicmd *c, struct morph__laun
     snprintf(name, sizeof name, "%.*s", (int)strcspn(*e, "="), *e);
     rc |= morph__launch_argv_push(a, "-x") | morph__launch_argv_push(a, name);
   }
+  for (int i = 0; i < c->n_env; i++) {
+    char name[256];
+    snprintf(name, sizeof name, "%.*s", (int)strcspn(c->env[i], "="), c->env[i]);
+    rc |= morph__launch_argv_push(a, "-x") | morph__launch_argv_push(a, name);
+  }
   return rc ? MORPH_ENOMEM : MORPH_OK;
+}
+
+/* NAME=VALUE with NAME a shell variable name. */
+static int assignment(const char *s)
+{
+  size_t n = strcspn(s, "=");
+  if (n == 0 || s[n] != '=' || (s[0] >= '0' && s[0] <= '9'))
+    return 0;
+  for (size_t i = 0; i < n; i++)
+    if (!(s[i] == '_' || (s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= 'a' && s[i] <= 'z') ||
+          (s[i] >= '0' && s[i] <= '9')))
+      return 0;
+  return 1;
+}
+
+int morph__launch_mpi_unwrap_env(struct morph__launch_mpicmd *c)
+{
+  char **a = c->app;
+  if (!a || !a[0] || strcmp(strrchr(a[0], '/') ? strrchr(a[0], '/') + 1 : a[0], "env"))
+    return 0;
+  int k = 1;
+  while (a[k] && assignment(a[k]))
+    k++;
+  if (k == 1 || !a[k] || a[k][0] == '-')
+    return 0;
+  for (int i = 1; i < k; i++) {
+    size_t n = strcspn(a[i], "=");
+    char name[256];
+    snprintf(name, sizeof name, "%.*s", (int)n, a[i]);
+    setenv(name, a[i] + n + 1, 1);
+  }
+  c->env = a + 1;
+  c->n_env = k - 1;
+  c->app = a + k;
+  return k - 1;
 }
 
 /* MPICH's hydra passes the whole environment with -genvall (its default;

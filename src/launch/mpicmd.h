@@ -28,6 +28,8 @@ struct morph__launch_mpicmd {
   int n_args;
   int no_recovery; /* Open MPI without --enable-recovery */
   char **app;      /* application and its arguments, NULL-terminated */
+  char **env;      /* NAME=VALUE the job's processes get (morph__launch_mpi_unwrap_env) */
+  int n_env;
 };
 
 /* A growable, NULL-terminated argument vector owning its strings. */
@@ -39,6 +41,15 @@ struct morph__launch_argv {
 /* Flavour from its name (auto, openmpi, mpich); -1 if unknown. */
 int morph__launch_mpi_parse(const char *name);
 const char *morph__launch_mpi_name(enum morph__launch_mpi mpi);
+
+/* A program started through `env NAME=VALUE... PROG ARGS` (a wrapper
+ * the job's later processes would not get: joiners are spawned as PROG):
+ * c->app becomes PROG ARGS, c->env the assignments, which are set in our
+ * environment and given to every process of the job (Open MPI: -x NAME;
+ * MPICH passes the whole environment). Anything else, including env with
+ * options or without a program, is left as it is. Returns how many
+ * assignments were taken. */
+int morph__launch_mpi_unwrap_env(struct morph__launch_mpicmd *c);
 
 /* Finds prog like execvp would; 0 and the path in out, or -1. */
 int morph__launch_which(const char *prog, char *out, size_t size);

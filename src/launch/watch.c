@@ -216,6 +216,23 @@ int morph__launch_watch_idle_lost(const struct morph__launch_watch *w, double no
   return idle;
 }
 
+int morph__launch_watch_silent(const struct morph__launch_watch *w, double since, char *buf,
+                               size_t size)
+{
+  int n = 0;
+  size_t used = 0;
+  buf[0] = '\0';
+  for (int i = 0; i < w->n; i++) {
+    if (w->h[i].seen >= since)
+      continue;
+    n++;
+    int k = used < size ? snprintf(buf + used, size - used, "%s%s", used ? ", " : "", w->h[i].name)
+                        : 0;
+    used += k > 0 ? (size_t)k : 0;
+  }
+  return n;
+}
+
 /* The session has had WAIT_S to end after SIGTERM (ssh ends at once):
  * then it is not counted among the job's leftovers. */
 static void end_session(struct morph__launch_host *h)

@@ -70,6 +70,11 @@ int morph__launch_watch_count(const struct morph__launch_watch *w, double now, c
 int morph__launch_watch_idle_lost(const struct morph__launch_watch *w, double now, char *names,
                                   size_t size);
 
+/* Writes into buf the hosts that have not answered since clock `since`
+ * ("node3, node4"; "" if none) and returns how many. */
+int morph__launch_watch_silent(const struct morph__launch_watch *w, double since, char *buf,
+                               size_t size);
+
 /* Ends the sessions (SIGTERM, reaped within 1 s) and frees w; idempotent. */
 void morph__launch_watch_close(struct morph__launch_watch *w);
 

@@ -58,6 +58,8 @@ typedef struct morph__node {
   char host[64];
   int slots;
   int used;
+  int settling; /* of `used`: slots of jobs that ended, booked until their
+                   processes are seen gone from the node (embedded) */
   morph_policy_node_state state; /* only UP nodes receive new pieces */
 } morph__node;
 

@@ -8,6 +8,13 @@
  * and both GROWN and RELEASED are reported by the next call to next().
  * Pieces being released stay booked until then, so morphd's books and the
  * pool agree at every moment its scheduler can look.
+ *
+ * Across hosts (a hostfile), a host goes back to the pool only once the
+ * job's processes are seen gone on it (rms/gone): after a release, and
+ * also after the job ended (its pieces are then `settling`, booked for
+ * nobody). A host that cannot be asked is probed, and marked down if it
+ * does not answer (rms/hostwatch): nothing is placed on it until it
+ * answers again, and morphd stops the jobs that run there.
  */
 #include <errno.h>
 #include <signal.h>
@@ -21,6 +28,7 @@
 #include "morph/error.h"
 #include "rms/backend.h"
 #include "rms/gone.h"
+#include "rms/hostwatch.h"
 #include "rms/launch.h"
 #include "rms/pool.h"
 
@@ -31,6 +39,7 @@ typedef struct held {
   int64_t job;
   pid_t pid;   /* 0: no process known */
   int child;   /* we forked it, so waitpid tells its end */
+  int ran;     /* processes were started on its pieces */
   morph__alloc pieces;
 } held;
 
@@ -40,6 +49,8 @@ typedef struct queued {
   morph__alloc pieces; /* RELEASED: given back when reported */
   morph__gone gone;    /* RELEASED: reported once the hosts it empties
                           are seen empty, on those hosts */
+  int settle;          /* not reported: the pieces of a job that ended,
+                          given back once its hosts are seen empty */
 } queued;
 
 typedef struct embedded {
@@ -51,6 +62,8 @@ typedef struct embedded {
   queued *q;
   int nq, capq;
   double next_check; /* of adopted jobs' morph runs */
+  morph__hostwatch watch; /* empty on this machine alone */
+  const morph__sayer *log;
 } embedded;
 
 static embedded *self(morph__backend *b)
@@ -129,6 +142,7 @@ static int enqueue(embedded *e, const morph__backend_event *ev, const morph__all
   e->q = v;
   queued *x = &e->q[e->nq];
   x->ev = *ev;
+  x->settle = 0;
   morph__gone_begin(&x->gone, NULL, 0);
   morph__alloc_init(&x->pieces);
   int rc = pieces ? morph__alloc_copy(&x->pieces, pieces) : MORPH_OK;
@@ -178,11 +192,14 @@ static int emb_open(const morph__backend_conf *conf, morph__backend **out, char 
   if (rc == MORPH_OK)
     rc = morph__launcher_init(&e->launcher, conf->launcher, conf->socket, conf->outdir, err,
                               errsize);
+  if (rc == MORPH_OK && !e->pool.local)
+    rc = morph__hostwatch_init(&e->watch, e->pool.n, morph__now());
   if (rc != MORPH_OK) {
     morph__pool_free(&e->pool);
     free(e);
     return rc;
   }
+  e->log = conf->log;
   *out = &e->base;
   return MORPH_OK;
 }
@@ -196,6 +213,7 @@ static void emb_close(morph__backend *b)
     morph__alloc_free(&e->q[i].pieces);
   free(e->held);
   free(e->q);
+  morph__hostwatch_free(&e->watch);
   morph__pool_free(&e->pool);
   free(e);
 }
@@ -227,6 +245,7 @@ static int emb_start(morph__backend *b, morph__job *job)
   }
   h->pid = job->pid = pid;
   h->child = 1;
+  h->ran = 1;
   return MORPH_OK;
 }
 
@@ -295,12 +314,37 @@ static void forget_queued(embedded *e, int64_t job)
 {
   int w = 0;
   for (int i = 0; i < e->nq; i++) {
-    if (e->q[i].ev.job == job && e->q[i].ev.kind != MORPH__BE_NODE)
+    if (e->q[i].ev.job == job && e->q[i].ev.kind != MORPH__BE_NODE && !e->q[i].settle)
       morph__alloc_free(&e->q[i].pieces);
     else
       e->q[w++] = e->q[i];
   }
   e->nq = w;
+}
+
+static void count_settling(embedded *e, const morph__alloc *pieces, int sign)
+{
+  for (int i = 0; i < pieces->n; i++)
+    e->pool.nodes[pieces->v[i].node].settling += sign * pieces->v[i].slots;
+}
+
+/* The pieces of a job that ran across hosts stay booked until its
+ * processes are seen gone from them (finish_settle). */
+static int settle(embedded *e, const held *h)
+{
+  morph__alloc none;
+  morph__alloc_init(&none);
+  char hosts[512];
+  emptied_hosts(e, &h->pieces, &none, hosts, sizeof hosts);
+  morph__backend_event ev = event_of(MORPH__BE_RELEASED, h->job, 0);
+  int rc = hosts[0] ? enqueue(e, &ev, &h->pieces) : MORPH_EINVAL;
+  if (rc != MORPH_OK)
+    return rc;
+  queued *x = &e->q[e->nq - 1];
+  x->settle = 1;
+  morph__gone_begin(&x->gone, hosts, morph__now());
+  count_settling(e, &x->pieces, +1);
+  return MORPH_OK;
 }
 
 static void emb_drop(morph__backend *b, const morph__job *job)
@@ -310,7 +354,8 @@ static void emb_drop(morph__backend *b, const morph__job *job)
   held *h = find_held(e, job->id);
   if (!h)
     return;
-  morph__pool_release(&e->pool, &h->pieces);
+  if (!h->ran || e->pool.local || settle(e, h) != MORPH_OK)
+    morph__pool_release(&e->pool, &h->pieces);
   forget_held(e, h);
 }
 
@@ -344,7 +389,7 @@ static int emb_adopt(morph__backend *b, morph__job *job, char *err, size_t errsi
     return MORPH_EINVAL;
   }
   if (rc == MORPH_OK && job->state == MORPH__J_RUNNING)
-    h->pid = job->pid;
+    h->pid = job->pid, h->ran = 1;
   return rc;
 }
 
@@ -359,12 +404,25 @@ static void exit_text(int ws, morph__backend_event *ev)
   }
 }
 
+/* A probe of the host watch ended: a host that goes down or comes back
+ * is reported, and only UP hosts receive new pieces. */
+static void probe_reaped(embedded *e, pid_t pid, int ws)
+{
+  morph__backend_event ev = event_of(MORPH__BE_NODE, 0, 0);
+  if (!morph__hostwatch_reaped(&e->watch, e->pool.nodes, pid, ws, morph__now(), &ev.node, &ev) ||
+      ev.node < 0)
+    return;
+  e->pool.nodes[ev.node].state = ev.state;
+  enqueue(e, &ev, NULL);
+}
+
 /* Our children that ended. Usually the job said BYE first. */
 static void reap(embedded *e)
 {
   int ws;
   pid_t pid;
   while ((pid = waitpid(-1, &ws, WNOHANG)) > 0) {
+    probe_reaped(e, pid, ws);
     for (int i = 0; i < e->nq; i++)
       if (morph__gone_reaped(&e->q[i].gone, pid, ws, morph__now()))
         break;
@@ -421,12 +479,21 @@ static int first_ready(embedded *e)
 {
   double now = morph__now();
   int first = -1;
+  morph__hostwatch_tick(&e->watch, e->pool.nodes, now);
   for (int i = 0; i < e->nq; i++) {
     morph__gone_tick(&e->q[i].gone, e->q[i].ev.job, now);
     if (first < 0 && e->q[i].gone.answer != 1)
       first = i;
   }
   return first;
+}
+
+/* A host that a check could not ask is probed. */
+static void suspect(embedded *e, const morph__gone *g)
+{
+  for (int i = 0; g->answer == MORPH_EIO && g->bad[0] && i < e->pool.n; i++)
+    if (!strcmp(e->pool.nodes[i].host, g->bad))
+      morph__hostwatch_suspect(&e->watch, i, g->why, morph__now());
 }
 
 /* A release whose hosts are not seen empty is not given back: the
@@ -436,6 +503,7 @@ static void finish_release(embedded *e, held *h, queued *x, morph__backend_event
   ev->outcome = x->gone.answer;
   if (ev->outcome != MORPH_OK) {
     snprintf(ev->text, sizeof ev->text, "%s", x->gone.why);
+    suspect(e, &x->gone);
     return;
   }
   ev->outcome = h ? morph__alloc_sub(&h->pieces, &x->pieces) : MORPH_EINVAL;
@@ -443,19 +511,48 @@ static void finish_release(embedded *e, held *h, queued *x, morph__backend_event
     morph__pool_release(&e->pool, &x->pieces);
 }
 
+/* An ended job's pieces go back once its hosts were checked, whatever
+ * the answer: a host that could not be asked is probed and, if down,
+ * receives nothing until it answers; processes still there after the
+ * check's limit are said in the log. */
+static void finish_settle(embedded *e, const queued *x)
+{
+  count_settling(e, &x->pieces, -1);
+  morph__pool_release(&e->pool, &x->pieces);
+  suspect(e, &x->gone);
+  if (x->gone.answer != MORPH_OK && e->log)
+    morph__say(e->log, 0, "job %lld ended: %s; its slots are free again", (long long)x->ev.job,
+               x->gone.why);
+}
+
+/* The next completion to report, taken off the queue; -1 if none. */
+static int take_ready(embedded *e, queued *out)
+{
+  for (;;) {
+    int i = first_ready(e);
+    if (i < 0)
+      return -1;
+    *out = e->q[i];
+    memmove(e->q + i, e->q + i + 1, (size_t)(--e->nq - i) * sizeof *e->q);
+    if (!out->settle)
+      return i;
+    finish_settle(e, out);
+    morph__alloc_free(&out->pieces);
+  }
+}
+
 static int emb_next(morph__backend *b, morph__backend_event *ev)
 {
   embedded *e = self(b);
-  int i = first_ready(e);
+  queued x;
+  int i = take_ready(e, &x);
   if (i < 0) {
     reap(e);
     check_adopted(e);
-    i = first_ready(e);
+    i = take_ready(e, &x);
   }
   if (i < 0)
     return 0;
-  queued x = e->q[i];
-  memmove(e->q + i, e->q + i + 1, (size_t)(--e->nq - i) * sizeof *e->q);
   *ev = x.ev;
   if (ev->kind == MORPH__BE_RELEASED)
     finish_release(e, find_held(e, ev->job), &x, ev);

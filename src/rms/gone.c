@@ -4,6 +4,7 @@
 #include "rms/gone.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +15,9 @@
 #include "common/hostcmd.h"
 #include "morph/error.h"
 
-enum { GONE_YES = 0, GONE_NO = 1, GONE_UNKNOWN = 2 };
+/* The check's exit status: GONE_UNKNOWN + k means host k (from 0) could
+ * not be asked. */
+enum { GONE_YES = 0, GONE_NO = 1, GONE_UNKNOWN = 2, GONE_HOSTS_MAX = 200 };
 
 static int hosts_ok(const char *hosts)
 {
@@ -47,15 +50,34 @@ static void child_main(const char *hosts, int64_t job)
   snprintf(id, sizeof id, "%lld", (long long)job);
   morph__host_job_test(test, sizeof test, id, NULL);
   snprintf(script, sizeof script, "for d in /proc/[0-9]*; do %s && exit 1; done; exit 0", test);
-  int worst = GONE_YES;
-  for (const char *s = hosts; *s && worst != GONE_UNKNOWN;) {
+  int worst = GONE_YES, k = 0;
+  for (const char *s = hosts; *s && worst != GONE_UNKNOWN; k++) {
     size_t len = strcspn(s, ",");
     snprintf(host, sizeof host, "%.*s", (int)len, s);
     int r = ask(host, script);
     worst = r > worst ? r : worst;
     s += len + (s[len] == ',');
   }
-  _exit(worst);
+  _exit(worst == GONE_UNKNOWN ? GONE_UNKNOWN + k - 1 : worst);
+}
+
+/* Host k of the comma-separated list into g->bad ("" if there is none). */
+static void name_bad(morph__gone *g, int k)
+{
+  const char *s = g->hosts;
+  for (; k > 0 && *s; k--)
+    s += strcspn(s, ",") + (s[strcspn(s, ",")] == ',');
+  snprintf(g->bad, sizeof g->bad, "%.*s", (int)strcspn(s, ","), s);
+}
+
+/* A check past its time: ended with the agents it started; the reaping
+ * tells the answer. */
+static void stop_slow(morph__gone *g, double now)
+{
+  if (g->pid > 0 && now > g->ask_until) {
+    kill(-g->pid, SIGKILL);
+    g->ask_until = now + MORPH__GONE_ASK_S; /* once per period, until reaped */
+  }
 }
 
 int morph__gone_begin(morph__gone *g, const char *hosts, double now)
@@ -64,7 +86,8 @@ int morph__gone_begin(morph__gone *g, const char *hosts, double now)
   g->answer = MORPH_OK;
   if (!hosts || !*hosts)
     return MORPH_OK;
-  if (!hosts_ok(hosts) || strlen(hosts) >= sizeof g->hosts)
+  if (!hosts_ok(hosts) || strlen(hosts) >= sizeof g->hosts ||
+      strlen(hosts) / 2 >= GONE_HOSTS_MAX)
     return MORPH_EINVAL;
   snprintf(g->hosts, sizeof g->hosts, "%s", hosts);
   g->answer = 1;
@@ -75,12 +98,17 @@ int morph__gone_begin(morph__gone *g, const char *hosts, double now)
 
 void morph__gone_tick(morph__gone *g, int64_t job, double now)
 {
+  stop_slow(g, now);
   if (g->answer != 1 || g->pid > 0 || now < g->retry_at)
     return;
   fflush(NULL);
   pid_t p = fork();
   if (p == 0) {
+    setpgid(0, 0);
     signal(SIGPIPE, SIG_DFL);
+    int null = open("/dev/null", O_WRONLY); /* the agent's complaints: the answer says it */
+    if (null >= 0)
+      dup2(null, 2);
     child_main(g->hosts, job);
   }
   if (p < 0) {
@@ -89,7 +117,9 @@ void morph__gone_tick(morph__gone *g, int64_t job, double now)
              strerror(errno));
     return;
   }
+  setpgid(p, p); /* also here: the kill may come before the child runs */
   g->pid = p;
+  g->ask_until = now + MORPH__GONE_ASK_S;
 }
 
 int morph__gone_reaped(morph__gone *g, pid_t pid, int ws, double now)
@@ -97,7 +127,7 @@ int morph__gone_reaped(morph__gone *g, pid_t pid, int ws, double now)
   if (g->pid <= 0 || pid != g->pid)
     return 0;
   g->pid = 0;
-  int st = WIFEXITED(ws) ? WEXITSTATUS(ws) : GONE_UNKNOWN;
+  int st = WIFEXITED(ws) ? WEXITSTATUS(ws) : -1; /* -1: killed (stop_slow) */
   if (st == GONE_YES) {
     g->answer = MORPH_OK;
   } else if (st == GONE_NO && now < g->give_up_at) {
@@ -108,7 +138,12 @@ int morph__gone_reaped(morph__gone *g, pid_t pid, int ws, double now)
              MORPH__GONE_LIMIT_S);
   } else {
     g->answer = MORPH_EIO;
-    snprintf(g->why, sizeof g->why, "could not check that the job left %.100s", g->hosts);
+    if (st >= GONE_UNKNOWN && st < GONE_UNKNOWN + GONE_HOSTS_MAX)
+      name_bad(g, st - GONE_UNKNOWN);
+    else if (!strchr(g->hosts, ','))
+      name_bad(g, 0); /* killed, or the agent itself failed: the one host */
+    snprintf(g->why, sizeof g->why, "could not check that the job left %.80s%s%.63s%s", g->hosts,
+             g->bad[0] ? " (" : "", g->bad, g->bad[0] ? " did not answer)" : "");
   }
   return 1;
 }

@@ -13,16 +13,19 @@
 
 #define MORPH__GONE_RETRY_S 0.5  /* between checks of a host still in use */
 #define MORPH__GONE_LIMIT_S 30.0 /* then the host is reported busy */
+#define MORPH__GONE_ASK_S 15.0   /* one check that takes longer: a host could not be asked */
 
 /* The check of the hosts a release empties. */
 typedef struct morph__gone {
   char hosts[512];  /* comma-separated; "": nothing to check */
-  pid_t pid;        /* the check running; 0: none */
-  double retry_at, give_up_at;
+  pid_t pid;        /* the check running (its own process group); 0: none */
+  double retry_at, give_up_at, ask_until;
   int answer;       /* 1: not known yet; MORPH_OK: gone from every host;
                        MORPH_EBUSY: still there after MORPH__GONE_LIMIT_S;
                        MORPH_EIO: a host could not be asked */
-  char why[160];    /* with EBUSY or EIO: which host */
+  char why[224];    /* with EBUSY or EIO: which host */
+  char bad[64];     /* with EIO: the first host that could not be asked;
+                       "" if it is not known (the check did not start) */
 } morph__gone;
 
 /* Sets g to check `hosts` ("" or NULL: nothing; g->answer is MORPH_OK)
@@ -33,7 +36,9 @@ int morph__gone_begin(morph__gone *g, const char *hosts, double now);
 
 /* Starts a check of job `job` in a child process when one is due (no
  * check running, the answer unknown, the retry time passed). A check
- * that cannot be started answers MORPH_EIO. */
+ * that cannot be started answers MORPH_EIO. A check still running after
+ * MORPH__GONE_ASK_S (an agent that hangs on a host that does not answer)
+ * is killed with its process group: its host could not be asked. */
 void morph__gone_tick(morph__gone *g, int64_t job, double now);
 
 /* The owner reaped child `pid` with wait status ws (the owner reaps

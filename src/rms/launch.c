@@ -52,12 +52,15 @@ static int in_alloc(const morph__alloc *a, int node)
   return 0;
 }
 
-/* Writes "host slots=N" lines: the job's pieces first, then every other
- * node of the pool with all its slots. Open MPI maps the first -n ranks
- * slot by slot in this order, so they land on the pieces; the other
- * nodes are there for later grows, since Open MPI 4.1 cannot spawn onto a
- * host that was not in mpirun's starting list (measured: add-host fails,
- * docs/cluster.md). */
+/* Writes "host slots=N" lines: the job's pieces first, then, for a job
+ * that may grow, every other node of the pool with all its slots. Open
+ * MPI maps the first -n ranks slot by slot in this order, so they land on
+ * the pieces; the other nodes are there for later grows, since Open MPI
+ * 4.1 cannot spawn onto a host that was not in mpirun's starting list
+ * (measured: add-host fails, docs/cluster.md). mpirun starts a daemon on
+ * every host of the list and may end the job when one dies, so a rigid
+ * job lists its own hosts only: a host that dies without its processes
+ * leaves it alone. */
 static int write_hostfile(const morph__launcher *l, const morph__job *job,
                           const morph__node *nodes, int nnodes, char *path, size_t size)
 {
@@ -67,7 +70,7 @@ static int write_hostfile(const morph__launcher *l, const morph__job *job,
     return MORPH_EIO;
   for (int i = 0; i < job->alloc.n; i++)
     fprintf(f, "%s slots=%d\n", nodes[job->alloc.v[i].node].host, job->alloc.v[i].slots);
-  for (int k = 0; k < nnodes; k++)
+  for (int k = 0; k < nnodes && morph_job_kind_malleable(job->kind); k++)
     if (!in_alloc(&job->alloc, k))
       fprintf(f, "%s slots=%d\n", nodes[k].host, nodes[k].slots);
   return fclose(f) == 0 ? MORPH_OK : MORPH_EIO;

@@ -207,7 +207,7 @@ int morph__jobs_check_books(morph__daemon *d)
     return MORPH_OK; /* nothing to compare with now */
   int ok = 1;
   for (int n = 0; n < v.nnodes; n++) {
-    int held = held_on(d, &v, n);
+    int held = held_on(d, &v, n) + v.nodes[n].settling;
     if (held == v.nodes[n].used && held <= v.nodes[n].slots)
       continue;
     ok = 0;

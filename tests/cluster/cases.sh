@@ -25,6 +25,7 @@ esac
 
 fail() {
   echo "FAIL ($CASE): $*"
+  FAILED=1
   timeout 10 bash "$C" status
   exit 1
 }
@@ -176,21 +177,67 @@ procs_on() {
     grep -qsxzF MORPH_JOB_ID='"$2"' $d/environ && n=$((n + 1)); done; echo $n'
 }
 
-# wait_log PATTERN SECONDS: until morphd's log has a line matching PATTERN.
-wait_log() {
-  local t
-  for ((t = 0; t < $2 * 2; t++)); do
-    grep -q "$1" "$D/morphd.log" && return 0
+# two_each J1 J2 J3 TRIES: until node1..3 each run 2 processes of jobs J1,
+# J2, J3 (at most TRIES looks, 0.5 s apart), then checks it.
+two_each() {
+  local t got
+  for ((t = 0; t < $4; t++)); do
+    got="$(procs_on node1 "$1") $(procs_on node2 "$2") $(procs_on node3 "$3")"
+    [ "$got" = "2 2 2" ] && return 0
     sleep 0.5
   done
+  expect_eq "processes of jobs $1 $2 $3 on node1..3" "$got" "2 2 2"
+}
+
+# wait_log PATTERN SECONDS [COUNT]: until morphd's log has COUNT (default
+# 1) lines matching PATTERN.
+wait_log() {
+  local t
+  for ((t = 0; t < $2 * 5; t++)); do
+    [ "$(grep -c "$1" "$D/morphd.log" 2>/dev/null)" -ge "${3:-1}" ] 2>/dev/null && return 0
+    sleep 0.2
+  done
   fail "no '$1' in morphd's log within $2 s: $(tail -5 "$D/morphd.log")"
+}
+
+# line_of PATTERN: the number of the first line of morphd's log matching
+# PATTERN (empty if none).
+line_of() { grep -n "$1" "$D/morphd.log" | head -1 | cut -d: -f1; }
+
+# start_morphd HOSTFILE ARGS...: morphd on the head with HOSTFILE as its
+# pool, its folder in D; stopped with its jobs on the way out.
+start_morphd() {
+  local hf=$1
+  shift
+  [ -x "${MORPH:-}" ] && [ -x "${JACOBI:-}" ] || { echo "no morph or jacobi.ompi: skipped"; exit 77; }
+  eval "$(bash "$C" env)"
+  D=${D:-$(mktemp -d /tmp/morph-cluster-test.XXXXXX)}
+  MORPH_STEP_TIMEOUT=10 bash "$C" daemon head "$D/morphd.pid" "$D/morphd.log" \
+    "$MORPH" daemon -d "$D" --hostfile "$hf" -i 1 "$@" || fail "morphd did not start"
+  wait_log listening 20 "$(($(grep -c listening "$D/morphd.log" 2>/dev/null) + 1))"
+}
+
+submit() { on head "$MORPH" submit -q -d "$D" "$@" >/dev/null || fail "submit $*"; }
+
+# passed JOB...: each job completed with status 0 and results equal to a
+# static run.
+passed() {
+  local j
+  for j in "$@"; do
+    wait_log "job $j completed (status 0)" 180
+    grep -q "CHECK PASSED" "$D/jobs/$j.out" || fail "job $j: $(tail -3 "$D/jobs/$j.out")"
+  done
 }
 
 stop_morphd() {
   [ -n "${D:-}" ] || return 0
   timeout 30 "$MORPH" daemon -d "$D" --stop --kill-jobs >/dev/null 2>&1
   [ -s "$D/morphd.pid" ] && kill "$(cat "$D/morphd.pid")" 2>/dev/null
-  rm -rf "$D"
+  if [ -n "${FAILED:-}" ]; then
+    echo "morphd's folder kept: $D"
+  else
+    rm -rf "$D"
+  fi
 }
 
 # morphd on the head with the three nodes (2 slots each) as its pool: a
@@ -202,31 +249,118 @@ stop_morphd() {
 # node3 (a second live grow onto a remote host is refused by Open MPI
 # 4.1.4, docs/cluster.md).
 case_morphd_hosts() {
-  [ -x "${MORPH:-}" ] && [ -x "${JACOBI:-}" ] || { echo "no morph or jacobi.ompi: skipped"; exit 77; }
-  eval "$(bash "$C" env)"
-  D=$(mktemp -d /tmp/morph-cluster-test.XXXXXX)
   trap stop_morphd EXIT
-  MORPH_STEP_TIMEOUT=10 bash "$C" daemon head "$D/morphd.pid" "$D/morphd.log" \
-    "$MORPH" daemon -d "$D" --hostfile "$MORPH_CLUSTER_HOSTFILE" -i 1 || fail "morphd did not start"
-  wait_log listening 20
-  on head "$MORPH" submit -q -d "$D" --min 2 --pref 2 --max 6 "$JACOBI" --iters 300 --delay-ms 50 \
-    >/dev/null || fail "submit of job 1"
+  start_morphd "$MORPH_CLUSTER_HOSTFILE"
+  submit --min 2 --pref 2 --max 6 "$JACOBI" --iters 300 --delay-ms 50
   wait_log "job 1: resize 2 done, size 6" 60
   local n1 n2 n3
   n1=$(procs_on node1 1) n2=$(procs_on node2 1) n3=$(procs_on node3 1)
   expect_eq "job 1's processes on node1..3" "$n1 $n2 $n3" "2 2 2"
-  on head "$MORPH" submit -q -d "$D" -n 2 "$JACOBI" --iters 1500 --delay-ms 50 >/dev/null ||
-    fail "submit of job 2"
+  submit -n 2 "$JACOBI" --iters 1500 --delay-ms 50
   wait_log "job 1: resize 3 done, size 4" 60
   wait_log "job 2 started" 60
   expect_eq "job 1's processes on node3 once job 2 started" "$(procs_on node3 1)" 0
   expect_eq "job 2's host" "$(head -1 "$D/jobs/2.hosts")" "node3 slots=2"
-  wait_log "job 1 completed (status 0)" 120
-  wait_log "job 2 completed (status 0)" 120
-  grep -q "CHECK PASSED" "$D/jobs/1.out" || fail "job 1: $(tail -3 "$D/jobs/1.out")"
-  grep -q "CHECK PASSED" "$D/jobs/2.out" || fail "job 2: $(tail -3 "$D/jobs/2.out")"
+  passed 1 2
   grep "job [12]" "$D/morphd.log"
   grep "^it" "$D/jobs/1.out"
+}
+
+# A host's cable pulled during an expand under morphd: job 1 (rigid, a
+# blocker) holds node1, the malleable job 2 starts at 2 on node3; when job
+# 1 ends morphd expands job 2 onto node1, and node1's cable is pulled then,
+# before job 2 reaches its reconfiguration point (an iteration lasts
+# 2.5 s). The spawn cannot reach node1: morph run rolls it back, the
+# resize fails, job 2 goes on at 2 and ends with results equal to a static
+# run; morphd marks node1 down (the check that job 2 left it could not ask
+# it, nor could the probe after it), places nothing there, and marks it up
+# once its cable is back.
+case_morphd_link_down_expand() {
+  need_jacobi
+  printf 'node1 slots=2\nnode3 slots=2\n' >"$T/hf"
+  trap 'bash "$C" link node1 up >/dev/null 2>&1; stop_morphd; rm -rf "$T"' EXIT
+  start_morphd "$T/hf"
+  submit -n 2 "$JACOBI" --iters 40 --delay-ms 50
+  wait_log "job 1 started" 60
+  submit --min 2 --pref 2 --max 4 "$JACOBI" --iters 24 --delay-ms 2500
+  wait_log "job 2: expand 2 -> 4" 120
+  bash "$C" link node1 down || fail "unplug node1"
+  echo "$(date +%T.%N | cut -c1-12) node1 unplugged"
+  wait_log "job 2: resize [0-9]* failed, size 2" 90
+  wait_log "node1 is down" 60
+  sleep 3 # morphd decides every second: it must not try node1 again
+  expect_eq "expands of job 2 tried" "$(grep -c "job 2: expand" "$D/morphd.log")" 1
+  bash "$C" link node1 up || fail "plug node1"
+  echo "$(date +%T.%N | cut -c1-12) node1 plugged again"
+  wait_log "node1 is up" 30
+  passed 1 2
+  # Joiners that node1's daemon started before the cable was pulled
+  # (seen under load) cannot reach their parents; they end with the job.
+  local t
+  for ((t = 0; t < 60 && $(procs_on node1 2) != 0; t++)); do sleep 0.5; done
+  expect_eq "job 2's processes on node1 after it ended" "$(procs_on node1 2)" 0
+  grep -q "job 2: resize [0-9]* done" "$D/morphd.log" && [ "$(line_of "job 2: resize [0-9]* done")" -lt "$(line_of "node1 is up")" ] &&
+    fail "job 2 grew while node1 was down"
+  grep -E "node1|job 2" "$D/morphd.log"
+  grep -E "morph run" "$D/jobs/2.err" | tail -5
+}
+
+# A host killed with its processes under morphd: job 1 (4 processes on
+# node1 and node2) and job 2 (2 on node3) run; node3 is killed. Job 2 is
+# recorded as failed with the reason; job 1 goes on and completes (its
+# mpirun has no daemon on node3: a rigid job's hostfile lists its own
+# hosts). Job 3 needs all six slots: it must not start while node3 is
+# down, even once job 1 is done, and starts when node3 is back.
+case_morphd_host_killed() {
+  need_jacobi
+  trap 'stop_morphd; rm -rf "$T"; timeout 60 bash "$C" up $N >/dev/null 2>&1' EXIT
+  start_morphd "$MORPH_CLUSTER_HOSTFILE"
+  submit -n 4 "$JACOBI" --iters 400 --delay-ms 50
+  submit -n 2 "$JACOBI" --iters 3000 --delay-ms 50
+  wait_log "job 2 started" 60
+  two_each 1 1 2 120
+  local t
+  timeout 30 bash "$C" kill node3 || fail "kill node3"
+  t=$SECONDS
+  echo "$(date +%T.%N | cut -c1-12) node3 killed"
+  wait_log "job 2 failed" 60
+  echo "job 2 failed $((SECONDS - t)) s after node3 was killed: $(grep "job 2 failed" "$D/morphd.log")"
+  grep "job 2 failed" "$D/morphd.log" | grep -q "node3" || fail "the reason does not name node3"
+  submit -n 6 "$JACOBI" --iters 40 --delay-ms 50
+  wait_log "node3 is down" 60
+  passed 1
+  sleep 3
+  grep -q "job 3 started" "$D/morphd.log" && fail "job 3 started with node3 down"
+  timeout 60 bash "$C" up $N >/dev/null || fail "node3 did not come back"
+  wait_log "node3 is up" 30
+  passed 3
+  [ "$(line_of "node3 is up")" -lt "$(line_of "job 3 started")" ] || fail "job 3 started before node3 was up"
+  grep -E "node3|job [123]" "$D/morphd.log"
+}
+
+# morphd killed (SIGKILL) and started again on its folder while jobs run
+# on the three hosts: job 1 (malleable, 4 processes on node1 and node2)
+# and job 2 (2 on node3) reattach and complete with results equal to a
+# static run.
+case_morphd_restart_hosts() {
+  need_jacobi
+  trap 'stop_morphd; rm -rf "$T"' EXIT
+  start_morphd "$MORPH_CLUSTER_HOSTFILE"
+  # Long enough that both run at once even when job 1's start is slow
+  # under load (once job 2 ended before job 1 was up at 500 iterations).
+  submit --min 2 --pref 4 --max 4 "$JACOBI" --iters 1000 --delay-ms 50
+  submit -n 2 "$JACOBI" --iters 1000 --delay-ms 50
+  two_each 1 1 2 120
+  kill -9 "$(cat "$D/morphd.pid")" || fail "kill morphd"
+  echo "$(date +%T.%N | cut -c1-12) morphd killed"
+  sleep 2
+  two_each 1 1 2 1
+  start_morphd "$MORPH_CLUSTER_HOSTFILE"
+  echo "$(date +%T.%N | cut -c1-12) morphd started again"
+  passed 1 2
+  [ "$(line_of "job 1 completed")" -gt "$(grep -n listening "$D/morphd.log" | tail -1 | cut -d: -f1)" ] ||
+    fail "job 1 completed before the restart"
+  grep -E "job [12]|listening|adopt|reattach" "$D/morphd.log"
 }
 
 # run_on_hosts LOG ARGS...: morph run from the head with the cluster's
@@ -411,24 +545,13 @@ case_pcm_move() {
 # with results equal to a static run, its ranks on node1 and node2 only.
 # Not asked for: morph run's status (mpirun's, below).
 case_morphd_proactive() {
-  [ -x "${MORPH:-}" ] && [ -x "${JACOBI:-}" ] || { echo "no morph or jacobi.ompi: skipped"; exit 77; }
-  eval "$(bash "$C" env)"
-  D=$(mktemp -d /tmp/morph-cluster-test.XXXXXX)
   trap 'bash "$C" link node3 up >/dev/null 2>&1; stop_morphd; timeout 60 bash "$C" up $N >/dev/null 2>&1' EXIT
-  MORPH_STEP_TIMEOUT=10 bash "$C" daemon head "$D/morphd.pid" "$D/morphd.log" \
-    "$MORPH" daemon -d "$D" --hostfile "$MORPH_CLUSTER_HOSTFILE" -i 1 --policy granularity+easy \
+  start_morphd "$MORPH_CLUSTER_HOSTFILE" --policy granularity+easy \
     --placement tofa --topology "$MORPH_CLUSTER_HOSTFILE" --place-param threshold=0.1 \
-    --heartbeat 0.5 --heartbeat-window 40 || fail "morphd did not start"
-  wait_log listening 20
-  on head "$MORPH" submit -q -d "$D" --min 2 --pref 6 --max 6 "$JACOBI" --iters 250 --delay-ms 50 \
-    --hosts >/dev/null || fail "submit"
+    --heartbeat 0.5 --heartbeat-window 40
+  submit --min 2 --pref 6 --max 6 "$JACOBI" --iters 250 --delay-ms 50 --hosts
   wait_log "job 1 started" 60
-  local t
-  for ((t = 0; t < 40; t++)); do
-    [ "$(procs_on node1 1) $(procs_on node2 1) $(procs_on node3 1)" = "2 2 2" ] && break
-    sleep 0.5
-  done
-  expect_eq "job 1's processes on node1..3" "$(procs_on node1 1) $(procs_on node2 1) $(procs_on node3 1)" "2 2 2"
+  two_each 1 1 1 40
   echo "$(date +%T.%N | cut -c1-12) node3 unplugged"
   bash "$C" link node3 down || fail "unplug node3"
   wait_log "node3: outage probability .* failing, draining it" 30

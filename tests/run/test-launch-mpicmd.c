@@ -135,6 +135,37 @@ static void test_flavour_names(void **state)
   assert_non_null(strstr(why, ".mpich"));
 }
 
+/* `env NAME=VALUE PROG`: PROG is the application (joiners are spawned
+ * as PROG, without the wrapper), the variables go to every process;
+ * env with an option, or without a program, stays as it is. */
+static void test_env_wrapper_unwrapped(void **state)
+{
+  (void)state;
+  char *app[] = {"/usr/bin/env", "APP_TEST_VAR=x y", "./jacobi.ompi", "--iters", "8", NULL};
+  struct morph__launch_mpicmd c = {.mpi = MORPH__LAUNCH_MPI_OPENMPI, .app = app};
+  assert_int_equal(morph__launch_mpi_unwrap_env(&c), 1);
+  assert_string_equal(c.app[0], "./jacobi.ompi");
+  assert_string_equal(getenv("APP_TEST_VAR"), "x y");
+  static const char *const want[] = {
+    "mpirun.openmpi", "--oversubscribe", "--enable-recovery", "--mca",
+    "orte_abort_on_non_zero_status", "0", "--mca", "orte_allowed_exit_without_sync", "1",
+    "-x", "MORPH_SOCKET", "-x", "APP_TEST_VAR", "-n", "2", "./jacobi.ompi", "--iters", "8",
+    NULL,
+  };
+  assert_command(&c, 2, want);
+  unsetenv("APP_TEST_VAR");
+  char *opt[] = {"env", "-i", "A=1", "./jacobi.ompi", NULL};
+  char *bare[] = {"env", "A=1", NULL};
+  char *other[] = {"./envx", "A=1", "./jacobi.ompi", NULL};
+  char **keep[] = {opt, bare, other};
+  for (int i = 0; i < 3; i++) {
+    struct morph__launch_mpicmd k = {.mpi = MORPH__LAUNCH_MPI_OPENMPI, .app = keep[i]};
+    assert_int_equal(morph__launch_mpi_unwrap_env(&k), 0);
+    assert_ptr_equal(k.app, keep[i]);
+    assert_int_equal(k.n_env, 0);
+  }
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -143,6 +174,7 @@ int main(void)
     cmocka_unit_test_setup(test_openmpi_hostfile_with_slots_no_recovery, one_morph_variable),
     cmocka_unit_test_setup(test_mpich_exports_everything, one_morph_variable),
     cmocka_unit_test(test_flavour_names),
+    cmocka_unit_test_setup(test_env_wrapper_unwrapped, one_morph_variable),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

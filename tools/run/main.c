@@ -198,6 +198,7 @@ static int finish(struct morph__launch_opts *o, char **argv)
 {
   char err[512];
   o->cmd.app = argv + optind;
+  morph__launch_mpi_unwrap_env(&o->cmd);
   if (morph__launch_opts_check(o, err, sizeof err) != MORPH_OK)
     return bad("%s", err);
   return 0;
