@@ -23,6 +23,13 @@ case "${MORPH:-}" in /tmp/*)
   fi ;;
 esac
 
+# The instance's variables (hostfile, subnet, Open MPI's agent) for the
+# cases that use it: some name its hostfile in their first line.
+case "$CASE" in
+up | down | not-root) ;;
+*) eval "$(timeout 30 bash "$C" env 2>/dev/null)" ;;
+esac
+
 fail() {
   echo "FAIL ($CASE): $*"
   FAILED=1
