@@ -204,10 +204,11 @@ static int build_nodes(morph__sl *s)
   time_t now = time(NULL);
   for (int i = 0; i < n; i++) {
     const node_info_t *ni = &s->nodes_msg->node_array[i];
+    /* Whole, so that every field the embedded backend adds is 0 here
+     * (`settling` was garbage from realloc and broke the books check). */
+    s->nodes[i] = (morph__node){.slots = ni->cpus > 0 ? ni->cpus : 1,
+                                .state = node_state(s, i, now)};
     snprintf(s->nodes[i].host, sizeof s->nodes[i].host, "%s", ni->name ? ni->name : "?");
-    s->nodes[i].slots = ni->cpus > 0 ? ni->cpus : 1;
-    s->nodes[i].used = 0;
-    s->nodes[i].state = node_state(s, i, now);
   }
   return MORPH_OK;
 }
