@@ -147,7 +147,8 @@ static void test_env_wrapper_unwrapped(void **state)
   assert_string_equal(c.app[0], "./jacobi.ompi");
   assert_string_equal(getenv("APP_TEST_VAR"), "x y");
   static const char *const want[] = {
-    "mpirun.openmpi", "--oversubscribe", "--enable-recovery", "--mca",
+    "mpirun.openmpi", "--oversubscribe", "--mca", "btl_tcp_if_include", "lo", "--mca",
+    "oob_tcp_if_include", "lo", "--enable-recovery", "--mca",
     "orte_abort_on_non_zero_status", "0", "--mca", "orte_allowed_exit_without_sync", "1",
     "-x", "MORPH_SOCKET", "-x", "APP_TEST_VAR", "-n", "2", "./jacobi.ompi", "--iters", "8",
     NULL,
