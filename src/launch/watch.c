@@ -196,6 +196,17 @@ int morph__launch_watch_count(const struct morph__launch_watch *w, double now, c
   return unknown ? -1 : total;
 }
 
+/* Appends NAME to the list in buf ("node3, node4"), of which `used`
+ * bytes are taken; a name that does not fit whole is left out. */
+static void list_add(char *buf, size_t size, size_t *used, const char *name)
+{
+  int k = snprintf(buf + *used, size - *used, "%s%s", *used ? ", " : "", name);
+  if (k > 0 && (size_t)k < size - *used)
+    *used += (size_t)k;
+  else
+    buf[*used] = '\0';
+}
+
 int morph__launch_watch_idle_lost(const struct morph__launch_watch *w, double now, char *names,
                                   size_t size)
 {
@@ -210,8 +221,7 @@ int morph__launch_watch_idle_lost(const struct morph__launch_watch *w, double no
     if (h->count != 0)
       return 0; /* lost with the job's processes, or before it ever answered */
     idle++;
-    int k = snprintf(names + used, size - used, "%s%s", used ? ", " : "", h->name);
-    used += k > 0 && (size_t)k < size - used ? (size_t)k : 0;
+    list_add(names, size, &used, h->name);
   }
   return idle;
 }
@@ -226,9 +236,7 @@ int morph__launch_watch_silent(const struct morph__launch_watch *w, double since
     if (w->h[i].seen >= since)
       continue;
     n++;
-    int k = used < size ? snprintf(buf + used, size - used, "%s%s", used ? ", " : "", w->h[i].name)
-                        : 0;
-    used += k > 0 ? (size_t)k : 0;
+    list_add(buf, size, &used, w->h[i].name);
   }
   return n;
 }
