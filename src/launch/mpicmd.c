@@ -265,14 +265,65 @@ int morph__launch_mpi_unwrap_env(struct morph__launch_mpicmd *c)
   return k - 1;
 }
 
+/* Appends one hostfile line as hydra's "host[:n]" to the list in *buf.
+ * Both formats are read: Open MPI's "host slots=n" and hydra's "host:n";
+ * a host without a count is one process to both. */
+static int hydra_host(const char *line, char **buf, size_t *len)
+{
+  const char *s = line + strspn(line, " \t");
+  size_t name = strcspn(s, " \t:#\r\n");
+  if (name == 0)
+    return MORPH_OK;
+  const char *count = s[name] == ':' ? s + name + 1 : strstr(s, "slots=");
+  long n = count ? strtol(count + (s[name] == ':' ? 0 : 6), NULL, 10) : 0;
+  size_t need = *len + name + 24;
+  char *b = realloc(*buf, need);
+  if (!b)
+    return MORPH_ENOMEM;
+  *buf = b;
+  *len += (size_t)snprintf(b + *len, need - *len, "%s%.*s", *len ? "," : "", (int)name, s);
+  if (n > 0)
+    *len += (size_t)snprintf(b + *len, need - *len, ":%ld", n);
+  return MORPH_OK;
+}
+
+/* The hostfile as hydra's -hosts list. Hydra's own hostfile format
+ * ("host:n") refuses Open MPI's "slots=", which morph's hostfiles (and
+ * morphd's) use: a list on the command line serves both, with no file to
+ * write and remove. */
+static int hydra_hosts(const char *path, char **out)
+{
+  FILE *f = fopen(path, "r");
+  if (!f)
+    return MORPH_EIO;
+  char line[1024];
+  size_t len = 0;
+  int rc = MORPH_OK;
+  *out = NULL;
+  while (rc == MORPH_OK && fgets(line, sizeof line, f))
+    rc = hydra_host(line, out, &len);
+  fclose(f);
+  if (rc == MORPH_OK && len == 0)
+    rc = MORPH_EINVAL;
+  if (rc != MORPH_OK)
+    free(*out), *out = NULL;
+  return rc;
+}
+
 /* MPICH's hydra passes the whole environment with -genvall (its default;
  * said explicitly so a site configuration cannot turn it off). */
 static int mpich_args(const struct morph__launch_mpicmd *c, struct morph__launch_argv *a)
 {
-  int rc = morph__launch_argv_push(a, "-genvall");
-  if (c->hostfile)
-    rc |= morph__launch_argv_push(a, "-f") | morph__launch_argv_push(a, c->hostfile);
-  return rc ? MORPH_ENOMEM : MORPH_OK;
+  if (morph__launch_argv_push(a, "-genvall"))
+    return MORPH_ENOMEM;
+  if (!c->hostfile)
+    return MORPH_OK;
+  char *hosts;
+  int rc = hydra_hosts(c->hostfile, &hosts);
+  if (rc == MORPH_OK)
+    rc = morph__launch_argv_push(a, "-hosts") | morph__launch_argv_push(a, hosts) ? MORPH_ENOMEM : MORPH_OK;
+  free(hosts);
+  return rc;
 }
 
 int morph__launch_mpi_command(const struct morph__launch_mpicmd *c, int np,
@@ -294,7 +345,7 @@ int morph__launch_mpi_command(const struct morph__launch_mpicmd *c, int np,
     rc = morph__launch_argv_push(out, *p);
   if (rc != MORPH_OK)
     morph__launch_argv_free(out);
-  return rc ? MORPH_ENOMEM : MORPH_OK;
+  return rc == MORPH_OK || rc == MORPH_EIO || rc == MORPH_EINVAL ? rc : MORPH_ENOMEM;
 }
 
 static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)

@@ -72,8 +72,11 @@ int morph__launch_mpi_recovers(const struct morph__launch_mpicmd *c);
  * its options, every MORPH_* variable of the environment exported to the
  * ranks, then c->args, "-n np", the application and its arguments.
  * Decide c->mpi first (AUTO falls back to plain `mpirun` with Open MPI's
- * options). Errors: MORPH_EINVAL (a rankfile with MPICH, whose hydra has
- * none: give it an ordered hostfile), MORPH_ENOMEM (*out freed). */
+ * options). MPICH gets the hostfile (Open MPI's "host slots=n" or hydra's
+ * "host:n" lines) as hydra's -hosts list. Errors: MORPH_EINVAL (a rankfile
+ * with MPICH, whose hydra has none: give it an ordered hostfile; or, with
+ * MPICH, a hostfile naming no host), MORPH_EIO (MPICH: the hostfile cannot
+ * be read), MORPH_ENOMEM; *out is freed on every error. */
 int morph__launch_mpi_command(const struct morph__launch_mpicmd *c, int np,
                               struct morph__launch_argv *out);
 

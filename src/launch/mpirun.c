@@ -24,9 +24,12 @@ int morph__launch_mpirun_start(struct morph__launch *r, int np, const char *chec
     unsetenv("MORPH_RESTART");
   struct morph__launch_argv a;
   int rc = morph__launch_mpi_command(&r->opt->cmd, np, &a);
-  if (rc == MORPH_EINVAL)
+  if (rc == MORPH_EINVAL && r->opt->cmd.rankfile)
     morph__say(&r->log, 0, "--rankfile needs Open MPI: MPICH's hydra has no rankfile (give it "
                            "an ordered --hostfile)");
+  else if (rc == MORPH_EINVAL || rc == MORPH_EIO)
+    morph__say(&r->log, 0, "--hostfile %s: %s", r->opt->cmd.hostfile,
+               rc == MORPH_EIO ? "cannot be read" : "names no host");
   if (rc != MORPH_OK)
     return rc;
   say_command(r, &a);

@@ -464,25 +464,55 @@ case_relaunch_checkpoint_dir() {
 # only when the decision did: morphd's do, a --schedule's do not.)
 case_apps_hosts() {
   need_jacobi
-  local b app out
+  local b app
   b=$(dirname "$JACOBI")
-  declare -A args=(
-    [jacobi]="--size 120 --iters 60 --delay-ms 100"
-    [cg]="--size 32 --delay-ms 100"
-    [heat]="--size 48 --iters 60 --work-ms 200"
-    [farm]="--size 1000 --per-round 20 --delay-ms 10"
-    [nbody]="--size 120 --iters 60 --work-ms 150 --serial-ms 5"
-    [test-dmr-front-end]="50")
   for app in jacobi cg heat farm nbody test-dmr-front-end; do
     [ -x "$b/$app.ompi" ] || fail "no $b/$app.ompi"
-    # shellcheck disable=SC2086
-    run_on_hosts "$T/$app" -n 2 --timeout 200 --schedule "4@it10,2@it20" "$b/$app.ompi" ${args[$app]}
-    out=$(grep "morph run: job .*ok\|CHECK" "$T/$app")
-    echo "$app: $out"
+    # shellcheck disable=SC2046
+    run_on_hosts "$T/$app" -n 2 --timeout 200 --schedule "4@it10,2@it20" "$b/$app.ompi" $(app_args $app)
+    echo "$app: $(grep "morph run: job .*ok\|CHECK" "$T/$app")"
     expect_eq "$app's status" "$RC" 0
     grep -q "CHECK PASSED" "$T/$app" || fail "$app: $(tail -5 "$T/$app")"
     grep -q "2->4 live ok" "$T/$app" || fail "$app: the grow failed"
     grep -q "4->2 live ok.*leavers were on node2:2" "$T/$app" || fail "$app: leavers not from node2"
+  done
+}
+
+# The example applications' arguments for a run of about 30 morph points.
+app_args() {
+  case $1 in
+  jacobi) echo "--size 120 --iters 60 --delay-ms 100" ;;
+  cg) echo "--size 32 --delay-ms 100" ;;
+  heat) echo "--size 48 --iters 60 --work-ms 200" ;;
+  farm) echo "--size 1000 --per-round 20 --delay-ms 10" ;;
+  nbody) echo "--size 120 --iters 60 --work-ms 150 --serial-ms 5" ;;
+  test-dmr-front-end) echo 50 ;;
+  esac
+}
+
+# MPICH across hosts (relaunch: its hydra has no dynamic processes):
+# every example application starts with 2 processes on node1, is
+# relaunched at 4 on node1 and node2 from the checkpoint in the shared
+# folder, then at 2 again; each rank prints its host after each change.
+# Hydra gets the Open MPI-style hostfile as a -hosts list.
+case_apps_hosts_mpich() {
+  need_jacobi
+  local b app
+  b=$(dirname "$JACOBI")
+  for app in jacobi cg heat farm nbody; do
+    [ -x "$b/$app.mpich" ] || fail "no $b/$app.mpich"
+    # shellcheck disable=SC2046
+    run_on_hosts "$T/$app" -n 2 --timeout 200 --checkpoint-dir "$T" --mechanism relaunch \
+      --schedule "4@it10,2@it20" "$b/$app.mpich" $(app_args $app) --hosts
+    echo "$app: $(grep "morph run: job .*ok\|CHECK" "$T/$app")"
+    expect_eq "$app's status" "$RC" 0
+    grep -q "CHECK PASSED" "$T/$app" || fail "$app: $(tail -5 "$T/$app")"
+    grep -q "starting: mpiexec.mpich -genvall -hosts node1:2,node2:2,node3:2 -n 4" "$T/$app" ||
+      fail "$app: not relaunched at 4 with the hosts of the hostfile"
+    grep -q "2->4 relaunch ok" "$T/$app" && grep -q "4->2 relaunch ok" "$T/$app" ||
+      fail "$app: a relaunch failed: $(grep 'morph run: job' "$T/$app")"
+    expect_eq "$app at 4" "$(placement "$T/$app" 4 first)" "0:node1 1:node1 2:node2 3:node2"
+    expect_eq "$app at 2 again" "$(placement "$T/$app" 2 last)" "0:node1 1:node1"
   done
 }
 

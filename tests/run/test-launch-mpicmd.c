@@ -108,17 +108,46 @@ static void test_openmpi_hostfile_with_slots_no_recovery(void **state)
   unlink(path);
 }
 
-static void test_mpich_exports_everything(void **state)
+/* Writes text to a new temporary file; its path in path. */
+static void temp_file(char *path, const char *text)
+{
+  int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+  close(fd);
+}
+
+/* Hydra refuses Open MPI's "slots=" in a hostfile: MPICH gets the
+ * hostfile, in either format, as a -hosts list. */
+static void test_mpich_hostfile_as_host_list(void **state)
 {
   (void)state;
+  char path[] = "/tmp/test-launch-mpicmd-XXXXXX";
+  temp_file(path, "# three hosts\nnode1 slots=2 max_slots=4\n\n  node2:3\nnode3\tslots=1 # last\nnode4\n");
   char *app[] = {"./cg.mpich", NULL};
-  struct morph__launch_mpicmd c = {.mpi = MORPH__LAUNCH_MPI_MPICH, .hostfile = "hosts",
-                                   .app = app};
+  struct morph__launch_mpicmd c = {.mpi = MORPH__LAUNCH_MPI_MPICH, .hostfile = path, .app = app};
   static const char *const want[] = {
-    "mpiexec.mpich", "-genvall", "-f", "hosts", "-n", "3", "./cg.mpich", NULL,
+    "mpiexec.mpich", "-genvall", "-hosts", "node1:2,node2:3,node3:1,node4", "-n", "3",
+    "./cg.mpich", NULL,
   };
   assert_false(morph__launch_mpi_recovers(&c));
   assert_command(&c, 3, want);
+  unlink(path);
+}
+
+static void test_mpich_hostfile_errors(void **state)
+{
+  (void)state;
+  char path[] = "/tmp/test-launch-mpicmd-XXXXXX";
+  temp_file(path, "# nothing\n\n");
+  char *app[] = {"./cg.mpich", NULL};
+  struct morph__launch_mpicmd c = {.mpi = MORPH__LAUNCH_MPI_MPICH, .hostfile = path, .app = app};
+  struct morph__launch_argv a = {0};
+  assert_int_equal(morph__launch_mpi_command(&c, 2, &a), MORPH_EINVAL);
+  assert_null(a.v);
+  unlink(path);
+  assert_int_equal(morph__launch_mpi_command(&c, 2, &a), MORPH_EIO);
+  assert_null(a.v);
 }
 
 static void test_flavour_names(void **state)
@@ -173,7 +202,8 @@ int main(void)
     cmocka_unit_test_setup(test_openmpi_with_recovery, one_morph_variable),
     cmocka_unit_test_setup(test_openmpi_user_tcp_interfaces_win, one_morph_variable),
     cmocka_unit_test_setup(test_openmpi_hostfile_with_slots_no_recovery, one_morph_variable),
-    cmocka_unit_test_setup(test_mpich_exports_everything, one_morph_variable),
+    cmocka_unit_test_setup(test_mpich_hostfile_as_host_list, one_morph_variable),
+    cmocka_unit_test_setup(test_mpich_hostfile_errors, one_morph_variable),
     cmocka_unit_test(test_flavour_names),
     cmocka_unit_test_setup(test_env_wrapper_unwrapped, one_morph_variable),
   };
