@@ -52,13 +52,19 @@ app_args() {
 }
 
 # sched: k random sizes 1..8, each different from the one before (set
-# here, not echoed: a subshell would not advance the seeded RANDOM).
+# here, not echoed: a subshell would not advance the seeded RANDOM). The
+# last is a shrink to 1, from 2..8: a spawn that hangs in the last grow is
+# rolled back like any other, and the rule "every rollback is followed by
+# a successful resize" must still be checkable (a shrink spawns nothing;
+# after a hung spawn it is a relaunch).
 schedule() {
-  local prev=$1 size i
+  local prev=$1 size i low
   sched=""
   for i in $(seq 1 "$k"); do
-    size=$prev
-    while [ "$size" = "$prev" ]; do size=$((RANDOM % 8 + 1)); done
+    size=$prev low=1
+    [ "$i" -eq $((k - 1)) ] && low=2
+    while [ "$size" = "$prev" ] || [ "$size" -lt $low ]; do size=$((RANDOM % 8 + 1)); done
+    [ "$i" -eq "$k" ] && [ "$k" -gt 1 ] && size=1
     sched="$sched${sched:+,}$size@it$((i * STEP))"
     prev=$size
   done
