@@ -671,11 +671,18 @@ case_fallback_link_down() {
   grep -q "2->4 live ok" "$T/log" && fail "the grow onto an unplugged node3 succeeded"
   n=$(procs_on node3 $id)
   bash "$C" link node3 up || fail "link up"
+  # Not asserted (docs/cluster.md, open): the launch mpirun could not
+  # deliver starts the 2 joiners on node3 once it is reachable again; they
+  # stay until the relaunch ends that mpirun.
+  sleep 4
+  local late
+  late=$(procs_on node3 $id)
   wait $bg
   RC=$?
   grep "morph run\|CHECK\|later resizes\|spawning" "$T/log"
   [ "$RC" -eq 0 ] || tail -40 "$T/log"
   expect_eq "processes of the job on node3 after the rollback" "$n" 0
+  echo "processes of the job on node3 4 s after the cable is back: $late"
   expect_eq "morph run's status" "$RC" 0
   grep -q "later resizes use relaunch" "$T/log" || fail "the log does not say it fell back"
   grep -q "2->4 relaunch ok" "$T/log" || fail "the later grow was not done by relaunch"
