@@ -273,10 +273,11 @@ static int run_spawn(morph_ctx *ctx, morph__window *w, spawn_job *j, int *abando
   return j->rc;
 }
 
-static int pid_in(pid_t pid, const int *pids, int n)
+/* pairs: n pairs {pid, flag}. */
+static int pid_in(pid_t pid, const int *pairs, int n)
 {
   for (int i = 0; i < n; i++)
-    if (pids[i] == (int)pid)
+    if (pairs[2 * i] == (int)pid)
       return 1;
   return 0;
 }
@@ -314,31 +315,66 @@ static int same_exe(pid_t pid, const char *exe)
 /*
  * Kills joiners of a failed spawn that never became members: processes of
  * this host that run our program under the same parent (the MPI daemon)
- * but are not in the job. Collective over ctx->comm. Returns how many were
- * killed here.
+ * but are not in the job (pids: one pair {pid, hung} per rank). Returns
+ * how many were killed here.
  */
-static int kill_strays(morph_ctx *ctx)
+static int kill_strays(const morph_ctx *ctx, const int *pairs)
 {
-  int me = (int)getpid(), *pids = malloc((size_t)ctx->size * sizeof *pids), killed = 0;
+  int killed = 0;
   char exe[PATH_MAX];
   ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (!pids || n <= 0 || MPI_Allgather(&me, 1, MPI_INT, pids, 1, MPI_INT, ctx->comm) != MPI_SUCCESS) {
-    free(pids);
+  if (n <= 0)
     return 0;
-  }
   exe[n] = '\0';
   pid_t ppid = getppid();
   DIR *d = opendir("/proc");
   for (struct dirent *e; d && (e = readdir(d));) {
     pid_t pid = (pid_t)atoi(e->d_name);
-    if (pid > 0 && !pid_in(pid, pids, ctx->size) && parent_of(pid) == ppid && same_exe(pid, exe) &&
+    if (pid > 0 && !pid_in(pid, pairs, ctx->size) && parent_of(pid) == ppid && same_exe(pid, exe) &&
         kill(pid, SIGKILL) == 0)
       killed++;
   }
   if (d)
     closedir(d);
-  free(pids);
   return killed;
+}
+
+/* What a parent tells the others after a failed grow (flag bits). */
+enum { SPAWN_HUNG = 1, SPAWN_FAILED = 2 };
+
+/*
+ * After a failed grow, every parent learns the others' pids and how their
+ * spawn ended (SPAWN_* bits), in one exchange bounded by the step time: a
+ * blocking collective here waited forever once (measured across hosts: two
+ * parents got an error from MPI_Allgather and went on while two waited in
+ * it). No answer in time counts as a hung spawn. Returns the OR of every
+ * parent's bits; *pairs (heap, {pid, bits} per rank) is NULL unless all
+ * answered; after a timeout the buffer belongs to MPI and is leaked.
+ */
+static int share_spawn_outcome(morph_ctx *ctx, const morph__window *w, int **pairs)
+{
+  *pairs = NULL;
+  int *buf = malloc((size_t)(ctx->size + 1) * 2 * sizeof *buf);
+  if (!buf)
+    return SPAWN_HUNG;
+  int *mine = buf + 2 * ctx->size;
+  /* No intercommunicator: this parent's spawn itself did not succeed. */
+  mine[0] = (int)getpid();
+  mine[1] = (w->spawn_hung ? SPAWN_HUNG : 0) | (w->intercomm == MPI_COMM_NULL ? SPAWN_FAILED : 0);
+  MPI_Request req;
+  int rc = MPI_Iallgather(mine, 2, MPI_INT, buf, 2, MPI_INT, ctx->comm, &req) == MPI_SUCCESS
+             ? morph__wait_all(1, &req, morph__now() + w->step_timeout)
+             : MORPH_EMPI;
+  if (rc != MORPH_OK) {
+    if (rc != MORPH_ETIMEDOUT)
+      free(buf);
+    return SPAWN_HUNG;
+  }
+  int bits = 0;
+  for (int r = 0; r < ctx->size; r++)
+    bits |= buf[2 * r + 1];
+  *pairs = buf;
+  return bits;
 }
 
 /* The window's header for the joiners, from the context (a timed-out
@@ -612,18 +648,24 @@ static void live_rollback(morph_ctx *ctx, morph__window *w)
     return;
   }
   if (w->new_size > w->old_size) {
-    int killed = kill_strays(ctx);
+    /* After a failed spawn, Open MPI 4.1 leaves the non-root parents inside
+     * MPI_Comm_spawn for good, and a spawn that failed or hung anywhere
+     * (e.g. its host unreachable) means the job's dynamic-process
+     * machinery cannot be trusted: every process must know, and later
+     * reconfigurations use the relaunch mechanism. A joiner that died
+     * after a good spawn does not count (the next grow stays live). */
+    int *pairs;
+    int bits = share_spawn_outcome(ctx, w, &pairs);
+    int killed = pairs ? kill_strays(ctx, pairs) : 0;
+    free(pairs);
     if (killed && ctx->rank == 0)
       morph__log(MORPH_LOG_WARN, "0", "killed %d joiner(s) left over by the failed spawn", killed);
-    /* After a failed spawn, Open MPI 4.1 leaves the non-root parents inside
-     * MPI_Comm_spawn for good; a hung spawn anywhere means the job's
-     * dynamic-process machinery cannot be trusted, so every process must
-     * know: later reconfigurations then use the relaunch mechanism. */
-    int hung = w->spawn_hung;
-    MPI_Allreduce(MPI_IN_PLACE, &hung, 1, MPI_INT, MPI_MAX, ctx->comm);
-    if (hung)
+    if (bits && ctx->live_ok && ctx->rank == 0)
+      morph__log(MORPH_LOG_WARN, "0", "the spawn %s: the live mechanism is off for this job, "
+                 "later resizes use relaunch", bits & SPAWN_HUNG ? "hung" : "failed");
+    if (bits)
       ctx->live_ok = 0;
-    ctx->spawn_hung |= hung;
+    ctx->spawn_hung |= (bits & SPAWN_HUNG) != 0;
     if (!w->spawn_hung) {
       free_comm(&w->newcomm);
       free_comm(&w->intercomm);

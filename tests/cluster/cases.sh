@@ -673,6 +673,57 @@ case_not_root() {
   grep -q "needs root" <<<"$out" || fail "no clear message: $out"
 }
 
+# A live grow onto node3 while node3's cable is out (issue 8): Jacobi at
+# 2 on node1 is told to grow onto node3 just after its link went down.
+# The spawn cannot reach node3's daemon: every parent rolls back within
+# the step time limit, the job goes on at 2 and says the live mechanism is
+# off; node3 is plugged back in and the next grow is carried out by
+# relaunch (checkpoint in the shared folder). Nothing of the job may be
+# left on node3 after the rollback nor anywhere after the end.
+case_fallback_link_down() {
+  need_jacobi
+  local id=fb$$ t t0 n
+  MORPH_STEP_TIMEOUT=10 run_on_hosts "$T/log" -n 2 --job-id $id --checkpoint-dir "$T" \
+    --schedule "4@it40 onto node3:2,4@it200" "$JACOBI" --iters 260 --delay-ms 50 &
+  local bg=$!
+  for ((t = 0; t < 120; t++)); do
+    grep -q "job started" "$T/log" && break
+    sleep 0.5
+  done
+  grep -q "job started" "$T/log" || fail "the job did not start: $(tail -5 "$T/log")"
+  bash "$C" link node3 down || fail "link down"
+  t0=$SECONDS
+  for ((t = 0; t < 240; t++)); do
+    grep -q "2->4 live" "$T/log" && break
+    sleep 0.5
+  done
+  echo "the live grow ended $((SECONDS - t0)) s after the cable was pulled"
+  grep -q "2->4 live ok" "$T/log" && fail "the grow onto an unplugged node3 succeeded"
+  n=$(procs_on node3 $id)
+  bash "$C" link node3 up || fail "link up"
+  # Not asserted (docs/cluster.md, open): the launch mpirun could not
+  # deliver starts the 2 joiners on node3 once it is reachable again; they
+  # stay until the relaunch ends that mpirun.
+  sleep 4
+  local late
+  late=$(procs_on node3 $id)
+  wait $bg
+  RC=$?
+  grep "morph run\|CHECK\|later resizes\|spawning" "$T/log"
+  [ "$RC" -eq 0 ] || tail -40 "$T/log"
+  expect_eq "processes of the job on node3 after the rollback" "$n" 0
+  echo "processes of the job on node3 4 s after the cable is back: $late"
+  expect_eq "morph run's status" "$RC" 0
+  grep -q "later resizes use relaunch" "$T/log" || fail "the log does not say it fell back"
+  grep -q "2->4 relaunch ok" "$T/log" || fail "the later grow was not done by relaunch"
+  grep -q "^CHECK PASSED" "$T/log" || fail "no CHECK PASSED: $(tail -5 "$T/log")"
+  sleep 1
+  for n in node1 node2 node3; do
+    expect_eq "processes of the job left on $n" "$(procs_on $n $id)" 0
+  done
+  [ $((SECONDS - t0)) -lt 200 ] || fail "took $((SECONDS - t0)) s"
+}
+
 fn=case_${CASE//-/_}
 declare -F "$fn" >/dev/null || { echo "no case $CASE"; exit 2; }
 "$fn"
