@@ -172,7 +172,7 @@ int main(int argc, char **argv) {
   morph_ctx *m;                                                       /* morph */
   app_try(NULL, morph_open(MPI_COMM_WORLD, NULL, &m), "morph_open");  /* morph */
   cg_vecs v;
-  int it = 0, seen = 0;
+  int it = 0, seen = 0, size_seen = 0;
   double rr = 0;
   app_try(m, morph_data_replicated(m, "it", &it, 1, MPI_INT), "it");  /* morph */
   app_try(m, morph_data_replicated(m, "rr", &rr, 1, MPI_DOUBLE), "rr"); /* morph */
@@ -195,6 +195,7 @@ int main(int argc, char **argv) {
     if (st == MORPH_LEAVING)                                          /* morph */
       return app_finish(m, 1);                                        /* morph */
     app_progress(m, &seen);                                           /* morph */
+    app_hosts(&a, m, &size_seen);
     v.first = morph_local_offset(m, "x");                             /* morph */
     v.rows = morph_local_count(m, "x");                               /* morph */
     if (sqrt(rr) <= tol * sqrt((double)n))

@@ -117,7 +117,7 @@ int main(int argc, char **argv) {
   morph_ctx *m;                                                       /* morph */
   app_try(NULL, morph_open(MPI_COMM_WORLD, NULL, &m), "morph_open");  /* morph */
   int64_t next = 0;                                                   /* morph */
-  int seen = 0;                                                       /* morph */
+  int seen = 0, size_seen = 0;                                        /* morph */
   app_try(m, morph_data_replicated(m, "next", &next, 1, MPI_INT64_T), "next"); /* morph */
   app_try(m, morph_data_replicated(m, "results", results, (int)a.size, MPI_DOUBLE), "results"); /* morph */
   while (next < a.size) {                                             /* morph */
@@ -126,6 +126,7 @@ int main(int argc, char **argv) {
     if (st == MORPH_LEAVING)                                          /* morph */
       return app_finish(m, 1);                                        /* morph */
     app_progress(m, &seen);                                           /* morph */
+    app_hosts(&a, m, &size_seen);
     int64_t end = next + per_round < a.size ? next + per_round : a.size; /* morph */
     if (morph_rank(m) == 0)
       master(morph_comm(m), results, next, end, &a);

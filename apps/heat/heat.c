@@ -107,7 +107,7 @@ int main(int argc, char **argv) {
   MPI_Type_contiguous((int)nx, MPI_DOUBLE, &row);                     /* morph */
   MPI_Type_commit(&row);                                              /* morph */
   double *u;
-  int it = 0, seen = 0;
+  int it = 0, seen = 0, size_seen = 0;
   app_try(m, morph_data_replicated(m, "it", &it, 1, MPI_INT), "it");  /* morph */
   app_try(m, morph_data_block(m, "u", (void **)&u, ny, row), "u");    /* morph */
   if (morph_get_status(m) == MORPH_NEW)                               /* morph */
@@ -121,6 +121,7 @@ int main(int argc, char **argv) {
     if (st == MORPH_LEAVING)                                          /* morph */
       return app_finish(m, 1);                                        /* morph */
     app_progress(m, &seen);                                           /* morph */
+    app_hosts(&a, m, &size_seen);
     heat_step(morph_comm(m), u, w, nx, ny, morph_local_offset(m, "u"), morph_local_count(m, "u"));
     app_delay(&a);
     app_work(&a, morph_comm(m));

@@ -34,6 +34,7 @@ typedef struct sim {
   particle *all;     /* every particle, gathered each step */
   int seen;          /* last reconfiguration reported */
   int min, max, pref; /* --min/--max/--pref (0: not given) */
+  int size_seen;      /* size at the last --hosts report */
 } sim;
 
 static MPI_Datatype particle_type(void) {
@@ -142,6 +143,7 @@ static int nbody(particle *p, int size, int first, sim *s) {
                  DMR_Send_shrink_default(p, s->type, size),             /* morph */
                  DMR_Recv_shrink_default(&p, s->type, &size));          /* morph */
     app_progress(DMR_Morph(), &s->seen);                                /* morph */
+    app_hosts(s->a, DMR_Morph(), &s->size_seen);
     step(DMR_COMM_WORLD, p, size, s);
     app_delay(s->a);
     app_work(s->a, DMR_COMM_WORLD);
@@ -168,7 +170,7 @@ int main(int argc, char **argv) {
   int thread_level; /* MULTIPLE gives morph's spawns a time limit */    /* morph */
   MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &thread_level);  /* morph */
   app_args a = {.size = 500, .iters = 40, .check = 1};
-  sim s = {&a, particle_type(), NULL, 0, 0, 0, 0};
+  sim s = {&a, particle_type(), NULL, 0, 0, 0, 0, 0};
   const app_option extra[] = {{"min", 'i', &s.min, "DMR_Set_parameters: minimum processes"},
                               {"max", 'i', &s.max, "maximum processes (0: no limit)"},
                               {"pref", 'i', &s.pref, "preferred processes (0: none)"}, {0}};
