@@ -471,12 +471,11 @@ spank_limits_reach_morphd() {
 
 # --- every example application under morphd (issue 9) ----------------------
 
-# Each app's options: about 20 s at any size on an idle machine (2 min at
-# load 24) (--delay-ms per iteration,
-# farm's --serial-ms per round, whatever the size; cg converges in 216
-# iterations at --size 96), so that the grow and the shrink both come
-# before its end; --hosts prints each rank's host at start and after each
-# change.
+# Each app's options: 20 s of sleeps at any size (--delay-ms per
+# iteration, farm's --serial-ms per round; cg converges in 216 iterations
+# at --size 96), 35-40 s in all at load 10-13, so that the grow and the
+# shrink both come before its end; --hosts prints each rank's host at
+# start and after each change.
 declare -A APP_ARGS=(
   [jacobi]="--iters 250 --delay-ms 80"
   [cg]="--size 96 --iters 1000 --delay-ms 100"
@@ -505,9 +504,9 @@ count_is() {
 }
 
 # all_allocatable: Slurm grants an allocation of every node at once (then
-# releases it). Nodes idle in sinfo 2 s after a job there was cancelled
-# still refused an expander at once ("Resources"; granted by the backfill
-# pass 23 s later): a wave waits for this before it starts.
+# releases it). Nodes idle in sinfo 2 s after their jobs were cancelled
+# were still "busy" to slurmctld for 10-12 s more, and an expander asked
+# then waited past morphd's 10 s: a wave waits for this before it starts.
 all_allocatable() {
   local out e
   out=$(s salloc --no-shell -N$N --exclusive --immediate=1 -J probe 2>&1) || return 1
