@@ -469,6 +469,122 @@ spank_limits_reach_morphd() {
   morphd_check
 }
 
+# --- every example application under morphd (issue 9) ----------------------
+
+# Each app's options: 20 s of sleeps at any size (--delay-ms per
+# iteration, farm's --serial-ms per round; cg converges in 216 iterations
+# at --size 96), 35-40 s in all at load 10-13, so that the grow and the
+# shrink both come before its end; --hosts prints each rank's host at
+# start and after each change.
+declare -A APP_ARGS=(
+  [jacobi]="--iters 250 --delay-ms 80"
+  [cg]="--size 96 --iters 1000 --delay-ms 100"
+  [heat]="--size 48 --iters 250 --delay-ms 80"
+  [farm]="--size 2000 --per-round 10 --serial-ms 100"
+  [nbody]="--size 120 --iters 250 --delay-ms 80"
+  [pcm-heat]="--size 48 --iters 250 --delay-ms 80 --collective 1")
+
+# ranks_on LOG SIZE first|last: where the ranks of the first or last
+# --hosts report at SIZE processes ran, as "0:node1 1:node1".
+ranks_on() {
+  local its it
+  its=$(awk -v s="$2" '$1 == "it" && $3 == "rank" && $6 == s {print $2 + 0}' "$1" | sort -n -u)
+  it=$([ "$3" = first ] && echo "$its" | head -1 || echo "$its" | tail -1)
+  awk -v s="$2" -v it="$it" '$1 == "it" && $2 + 0 == it && $3 == "rank" && $6 == s {print $4":"$8}' \
+    "$1" | sort -n -u | xargs
+}
+
+# count_is J K: job J has K nodes; a failure at once if J has ended (a
+# wait_for of 120 s takes far longer when each squeue is slow).
+count_is() {
+  local c
+  c=$(count_of "$1")
+  [ -n "$c" ] || fail "job $1 ended: $(s sacct -n -X -j "$1" -o State,NNodes,NodeList | xargs)"
+  [ "$c" = "$2" ]
+}
+
+# all_allocatable: Slurm grants an allocation of every node at once (then
+# releases it). Nodes idle in sinfo 2 s after their jobs were cancelled
+# were still "busy" to slurmctld for 10-12 s more, and an expander asked
+# then waited past morphd's 10 s: a wave waits for this before it starts.
+all_allocatable() {
+  local out e
+  out=$(s salloc --no-shell -N$N --exclusive --immediate=1 -J probe 2>&1) || return 1
+  e=$(sed -n 's/.*Granted job allocation \([0-9]*\).*/\1/p' <<<"$out")
+  [ -n "$e" ] && s scancel "$e" && wait_for "probe $e gone" 30 idle_count_is $N
+}
+
+# apps_wave APP...: the apps at once, each a morph job of 1 node (2
+# processes, limits 2-4) on its own node; morphd grows each onto a second
+# node (4 nodes for 2 apps), then one foreign 1-node sbatch job per app
+# makes morphd shrink each back to its batch host (the dmr policy shrinks
+# one job per pending job). Each ends COMPLETED with CHECK PASSED; its
+# ranks' hosts show the grow onto the node Slurm gave it and the shrink
+# off it; sacct shows 1, 2, 1 nodes first.
+apps_wave() {
+  local app j f out host sizes grown=() ids=() b g i=0
+  wait_for "every node allocatable" 90 all_allocatable
+  for app; do
+    # shellcheck disable=SC2086
+    j=$(s "$BIN/morph" submit --slurm --server "$ADDR" --ppn 2 -n 2 --min 2 --max 4 --pref 2 \
+      -J "$app" -o "$MD/$app.out" -q "$BIN/$app.ompi" ${APP_ARGS[$app]} --hosts) ||
+      fail "morph submit --slurm $app"
+    JOBS+=("$j")
+    ids+=("$j")
+  done
+  for j in "${ids[@]}"; do
+    wait_for "job $j grown to 2 nodes" 120 count_is "$j" 2
+    grown+=("$(s scontrol show hostnames "$(nodes_of "$j")" | xargs)")
+  done
+  for app; do
+    f=$(s sbatch --parsable -N1 --exclusive -o /dev/null --wrap 'sleep 600') || fail "sbatch foreign"
+    JOBS+=("$f")
+  done
+  for j in "${ids[@]}"; do
+    wait_for "job $j shrunk to 1 node" 120 count_is "$j" 1
+  done
+  for app; do
+    j=${ids[$i]}
+    read -r b g <<<"${grown[$i]}"
+    i=$((i + 1))
+    wait_for "$app ($j) done" 300 is_gone "$j"
+    out="$MD/$app.out"
+    grep "morph run: job\|CHECK\|^it [0-9]*: rank" "$out"
+    grep -q '^CHECK PASSED' "$out" || fail "$app: no CHECK PASSED: $(tail -n 20 "$out")"
+    expect_eq "accounting of $app ($j)" "$(s sacct -n -X -j "$j" -o State | tail -n1 | xargs)" COMPLETED
+    # The batch script runs on one of the 2 nodes Slurm listed after the
+    # grow (its first node); the joiners on the other.
+    [ "$(ranks_on "$out" 2 first)" = "0:$b 1:$b" ] || { host=$b; b=$g; g=$host; }
+    expect_eq "$app at start" "$(ranks_on "$out" 2 first)" "0:$b 1:$b"
+    expect_eq "$app grown" "$(ranks_on "$out" 4 first)" "0:$b 1:$b 2:$g 3:$g"
+    expect_eq "$app shrunk" "$(ranks_on "$out" 2 last)" "0:$b 1:$b"
+    grep -q "job 4->2 .*ok.*leavers were on $g:2" "$out" || fail "$app: the leavers were not on $g"
+    # When its partner ends first the job may grow again onto the node
+    # the partner left (never one it left itself: the foreign jobs hold those).
+    sizes=$(s sacct -n -X -j "$j" -o NNodes | xargs)
+    echo "$app ($j): sacct sizes $sizes"
+    [[ "$sizes " == "1 2 1 "* ]] || fail "sacct sizes of $app ($j): '$sizes', expected 1 2 1 first"
+  done
+  s scancel "${JOBS[@]}" >/dev/null 2>&1
+  wait_for "every node idle" 60 idle_count_is $N
+}
+
+# Every example application grows onto another node and shrinks off it
+# inside its Slurm allocation, through morphd: two at a time.
+case_morphd_apps() {
+  local app
+  for app in "${!APP_ARGS[@]}"; do
+    [ -x "$BIN/$app.ompi" ] || { echo "no $app.ompi: skipped"; exit 77; }
+  done
+  morphd_start
+  morphd_trap
+  apps_wave jacobi cg
+  apps_wave heat farm
+  apps_wave nbody pcm-heat
+  grep -E "claimed|expander|shrink" "$MD/morphd.log" | tail -n 30
+  morphd_check
+}
+
 case_down() {
   local st
   trap - EXIT
