@@ -79,6 +79,8 @@ typedef struct morph__check {
   int move;         /* a move of this many processes: this window is its
                        grow (half 1) or its shrink (half 2) */
   int half;
+  int named;        /* the decision names hosts for the leavers: only then
+                       does the window broadcast them */
   int mover;        /* this process (not broadcast): one of the movers */
 } morph__check;
 

@@ -452,9 +452,15 @@ static int gather_hosts(MPI_Comm comm, int n, double deadline, char **out)
   return rc;
 }
 
-/* The hosts the decision names for the leavers, from rank 0 to all. */
-static int share_decision_hosts(morph_ctx *ctx, double deadline)
+/* The hosts the decision names for the leavers, from rank 0 to all. Most
+ * decisions name none (the check's broadcast said so): a collective round
+ * less, which waits for the slowest process. */
+static int share_decision_hosts(morph_ctx *ctx, const morph__window *w, double deadline)
 {
+  if (!w->named) {
+    ctx->decision.hosts[0] = '\0'; /* not an earlier decision's hosts */
+    return MORPH_OK;
+  }
   MPI_Request req;
   MPI_Ibcast(ctx->decision.hosts, (int)sizeof ctx->decision.hosts, MPI_CHAR, 0, ctx->comm, &req);
   return morph__wait_all(1, &req, deadline);
@@ -540,7 +546,7 @@ static int choose_leavers(morph_ctx *ctx, morph__window *w)
 {
   double deadline = morph__now() + w->step_timeout;
   char *names = NULL;
-  int rc = share_decision_hosts(ctx, deadline);
+  int rc = share_decision_hosts(ctx, w, deadline);
   if (rc == MORPH_OK)
     rc = gather_hosts(ctx->comm, ctx->size, deadline, &names);
   const char **host_of = malloc((size_t)ctx->size * sizeof *host_of);

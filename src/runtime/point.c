@@ -108,6 +108,7 @@ static void decide(morph_ctx *ctx, check_msg *m)
   }
   m->act = 1, m->id = d->id, m->target = target, m->mechanism = mech;
   m->move = d->move, m->half = d->move ? (d->move_half ? 2 : 1) : 0;
+  m->named = d->hosts[0] != '\0';
   m->seq = ctx->reconf_seq + 1;
   m->step_timeout = ctx->opts.step_timeout;
 }
@@ -119,7 +120,7 @@ static void window_init(morph_ctx *ctx, morph__window *w, const check_msg *m)
   w->mechanism = (morph_mechanism)m->mechanism;
   w->iteration = ctx->iteration;
   w->step_timeout = m->step_timeout;
-  w->move = m->move, w->half = m->half;
+  w->move = m->move, w->half = m->half, w->named = m->named;
   w->t0 = morph__now();
   w->newcomm = w->intercomm = w->spawncomm = w->staycomm = MPI_COMM_NULL;
 }

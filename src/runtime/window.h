@@ -38,6 +38,7 @@ typedef struct morph__window {
                            now and must not be freed */
   int spawn_hung;       /* the spawn thread never returned */
   int joiner;           /* this process was created for this window */
+  int named;            /* the decision names the leavers' hosts */
   int move, half;       /* a move of `move` processes: its grow (half 1)
                            or its shrink (half 2, the joiners take the
                            movers' ranks); 0, 0: a resize */
