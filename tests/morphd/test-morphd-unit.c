@@ -362,6 +362,60 @@ static void history_report_agrees_with_journal(void **state)
   morph__journal_close(j);
 }
 
+/* A Slurm backend's journal (pool in nodes, job sizes in processes, the
+ * job's processes per node saved) is reported in nodes, and its plots say
+ * so; a Slurm job without its processes per node (an older journal) is
+ * refused with a message naming it. */
+static void history_report_slurm_journal_in_nodes(void **state)
+{
+  (void)state;
+  char dir[64], path[128], err[256];
+  temp_dir(dir, sizeof dir);
+  snprintf(path, sizeof path, "%s/journal.db", dir);
+  morph__journal *j;
+  assert_int_equal(morph__journal_open(path, 0, &j, err, sizeof err), MORPH_OK);
+  morph__journal_meta_set(j, "slots", "4");
+  morph__journal_meta_set(j, "backend", "slurm");
+  assert_string_equal(morph__history_unit_name(j), "nodes");
+  morph__job *a = sample_job(1);
+  a->state = MORPH__J_COMPLETED, a->submit = 1000, a->start = 1002, a->end = 1012, a->ppu = 2;
+  assert_int_equal(morph__journal_job_save(j, a), MORPH_OK);
+  morph__journal_size(j, 1, 1002, 2); /* 1 node */
+  morph__journal_size(j, 1, 1006, 6); /* 3 nodes: 6 processes would not fit a pool of 4 */
+  morph__journal_size(j, 1, 1012, 0);
+  morph_report_config cfg;
+  morph_report_config_init(&cfg);
+  cfg.units = morph__history_units(j);
+  cfg.unit_name = morph__history_unit_name(j);
+  morph_report *rep;
+  assert_int_equal(morph_report_create(&cfg, &rep), MORPH_OK);
+  double t0;
+  assert_int_equal(morph__history_report(j, rep, &t0, err, sizeof err), MORPH_OK);
+  morph_report_totals t;
+  morph_report_totals_get(rep, &t);
+  assert_true(t.busy_unit_s > 21.999 && t.busy_unit_s < 22.001); /* 1*4 + 3*6 node-s */
+  int rc = morph_report_plot(rep, dir, "slurm");
+  assert_true(rc == MORPH_OK || rc == MORPH_ENOSYS); /* the script is written either way */
+  char gp[160], line[512];
+  snprintf(gp, sizeof gp, "%s/slurm.gp", dir);
+  FILE *f = fopen(gp, "r");
+  assert_non_null(f);
+  int says_nodes = 0;
+  while (fgets(line, sizeof line, f))
+    says_nodes |= strstr(line, "set ylabel 'allocated nodes'") != NULL;
+  fclose(f);
+  assert_true(says_nodes);
+  morph_report_destroy(rep);
+  a->ppu = 0; /* as a journal written before ppu was saved reads back */
+  assert_int_equal(morph__journal_job_save(j, a), MORPH_OK);
+  morph__job_clear(a);
+  assert_int_equal(morph_report_create(&cfg, &rep), MORPH_OK);
+  assert_int_equal(morph__history_report(j, rep, &t0, err, sizeof err), MORPH_EINVAL);
+  assert_non_null(strstr(err, "job 1: the journal does not say its processes per node"));
+  morph_report_destroy(rep);
+  morph__journal_close(j);
+}
+
 /* A journal written before the backend seam (version 1: no rz_phase) is
  * migrated when morphd opens it, and its expansion in flight reads back as
  * sent, with its new pieces as the plan. */
@@ -412,6 +466,7 @@ int main(int argc, char **argv)
     cmocka_unit_test(alloc_sub_keeps_first_piece_and_refuses_foreign),
     cmocka_unit_test(journal_job_survives_reopen),
     cmocka_unit_test(history_report_agrees_with_journal),
+    cmocka_unit_test(history_report_slurm_journal_in_nodes),
     cmocka_unit_test(journal_version1_migrates),
     cmocka_unit_test(embedded_grow_release_report_in_order),
     cmocka_unit_test(embedded_hostfile_grant_names_joiner_hosts),
