@@ -28,8 +28,9 @@
 #      flexible  morph jobs with --min 2 --max 8 (1-4 nodes)
 #    Jacobi with --work-ms (per iteration W/P ms on P processes: strong
 #    scaling) so that a grown job finishes sooner. morph report makes the
-#    CSV and plots of morphd's journal (DIR/report/<kind>-*); sacct gives
-#    every job's wait, run and nodes (DIR/<kind>-sacct.txt).
+#    CSV and plots of morphd's journal (DIR/report/<kind>-*, in nodes);
+#    sacct gives every job's wait, run and nodes (DIR/<kind>-sacct.txt);
+#    morphd's log and sacct the grows decided while a foreign job pended.
 #
 # Ends with
 #   RESULT slurm_nodes=4 slurm_grow_s=.. slurm_grow_min=.. slurm_grow_max=..
@@ -194,6 +195,19 @@ sacct_metrics() { # KIND -> "makespan foreign_wait utilization"
       printf "%d %.1f %.3f\n", span, (nf ? fw / nf : 0), (span > 0 ? ns / (n * span) : 0) }' "$out/$1-sacct.txt"
 }
 
+# Grows morphd decided while a foreign job was pending (sacct's submit to
+# start): each one took nodes that job could have started on or made it
+# wait behind an expander. Times of day (morphd's log has no date): a
+# workload that runs over midnight miscounts.
+grows_while_foreign() { # KIND
+  awk -F'|' '
+    function sec(s) { sub(/.*T/, "", s); split(s, a, ":"); return a[1] * 3600 + a[2] * 60 + a[3] }
+    FNR == NR { if ($2 ~ /^foreign/ && $1 !~ /\./) { sub0[$1] = sec($4); st[$1] = sec($5) } next }
+    / expand [0-9]+ -> [0-9]+ \(resize / { split($0, w, " "); t = sec(w[2])
+      for (f in sub0) if (sub0[f] <= t && t < st[f]) { n++; break } }
+    END { print n + 0 }' "$out/$1-sacct.txt" "$out/$1/morphd.log"
+}
+
 if [ "$no_workload" = 0 ]; then
   run_workload fixed 2
   run_workload flexible 8
@@ -203,6 +217,8 @@ if [ "$no_workload" = 0 ]; then
   printf "%-28s %10s %10s\n" "makespan_s" "$mfix" "$mflex"
   printf "%-28s %10s %10s\n" "foreign mean wait_s" "$wfix" "$wflex"
   printf "%-28s %10s %10s\n" "node utilization" "$ufix" "$uflex"
+  printf "%-28s %10s %10s\n" "grows, a foreign job pending" "$(grows_while_foreign fixed)" \
+    "$(grows_while_foreign flexible)"
   for k in fixed flexible; do
     [ -f "$out/report/$k-summary.csv" ] && { echo "$k (morph report):"; sed 's/^/  /' "$out/report/$k-summary.csv"; }
   done
