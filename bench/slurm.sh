@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # morph on Slurm, measured for real on the emulated cluster (docs/slurm.md).
 #
-#   bench/slurm.sh [--runs R] [--jobs J] [--no-workload] [--out DIR]
+#   bench/slurm.sh [--runs R] [--jobs J] [--no-workload] [--out DIR] [--name NAME]
+#   bench/slurm.sh --runs 0              # the mixed workload only
 #
-# Its own Slurm instance (scripts/slurm.sh --name bench-slurm-<pid>, 4
+# Its own Slurm instance (scripts/slurm.sh --name NAME, default bench-slurm-<pid>, 4
 # nodes of 2 CPUs), taken down on every way out, and morphd --backend slurm.
 #
 # 1. Resizes, R runs (default 5): a Jacobi job submitted with morph submit
@@ -27,8 +28,9 @@
 #      flexible  morph jobs with --min 2 --max 8 (1-4 nodes)
 #    Jacobi with --work-ms (per iteration W/P ms on P processes: strong
 #    scaling) so that a grown job finishes sooner. morph report makes the
-#    CSV and plots of morphd's journal (DIR/report/<kind>-*); sacct gives
-#    every job's wait, run and nodes (DIR/<kind>-sacct.txt).
+#    CSV and plots of morphd's journal (DIR/report/<kind>-*, in nodes);
+#    sacct gives every job's wait, run and nodes (DIR/<kind>-sacct.txt);
+#    morphd's log and sacct the grows decided while a foreign job pended.
 #
 # Ends with
 #   RESULT slurm_nodes=4 slurm_grow_s=.. slurm_grow_min=.. slurm_grow_max=..
@@ -40,14 +42,14 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 bench_init bench/slurm.sh
-runs=5 jobs=20 no_workload=0 out=
-bench_parse "runs:,jobs:,no-workload,out:" "[--runs R] [--jobs J] [--no-workload] [--out DIR]" "$@"
+runs=5 jobs=20 no_workload=0 out= name=bench-slurm-$$
+bench_parse "runs:,jobs:,no-workload,out:,name:" \
+  "[--runs R] [--jobs J] [--no-workload] [--out DIR] [--name NAME]" "$@"
 njobs=$jobs
 [ "$(id -u)" = 0 ] || { echo "bench/slurm.sh needs root (an emulated cluster)" >&2; exit 2; }
 case $build in /tmp/*) echo "bench/slurm.sh: the build tree is under /tmp, private on each emulated host" >&2; exit 2 ;; esac
 [ -x "$bin/jacobi.ompi" ] || { echo "bench/slurm.sh: no $bin/jacobi.ompi: build first" >&2; exit 2; }
 N=4
-name=bench-slurm-$$
 SL="bash $root/scripts/slurm.sh --name $name"
 out=${out:-$build/bench-slurm-$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$out"
@@ -116,39 +118,44 @@ raw_grow() {
 }
 
 # --- 1. resizes --------------------------------------------------------------
-md=$out/resize
-start_morphd "$md"
-for r in $(seq "$runs"); do
-  j=$(morph_job "resize-$r" 2 4 150)
-  until_true 120 eval '[ "$(count_of "$j")" = 2 ]' || { echo "run $r: job $j did not grow" >&2; exit 1; }
-  until_true 60 grep -q "job $j: resize [0-9]* done, size 4" "$md/morphd.log" || true
-  # The foreign job outlives the morph job: a second grow onto nodes a job
-  # left crashes Open MPI 4.1's spawn (docs/slurm.md).
-  f=$(s sbatch --parsable -N3 --exclusive -o /dev/null --wrap 'sleep 600')
-  until_true 300 gone "$j" || { echo "run $r: job $j did not end" >&2; exit 1; }
-  s scancel "$f"
-  until_true 60 gone "$f" || true
-  until_true 60 idle || true
-  grep -q '^CHECK PASSED' "$md/resize-$r.out" || echo "run $r: job $j's check did not pass" >&2
-  echo "resize run $r: job $j $(grep -c "job $j: resize .* done" "$md/morphd.log") resizes"
-  raw_grow
-done
-stop_morphd
-log=$md/morphd.log
+# --runs 0 leaves them out (the workload alone, ~15 min at load 40).
+resizes() {
+  md=$out/resize
+  start_morphd "$md"
+  for r in $(seq "$runs"); do
+    j=$(morph_job "resize-$r" 2 4 150)
+    until_true 120 eval '[ "$(count_of "$j")" = 2 ]' || { echo "run $r: job $j did not grow" >&2; exit 1; }
+    until_true 60 grep -q "job $j: resize [0-9]* done, size 4" "$md/morphd.log" || true
+    # The foreign job outlives the morph job: a second grow onto nodes a job
+    # left crashes Open MPI 4.1's spawn (docs/slurm.md).
+    f=$(s sbatch --parsable -N3 --exclusive -o /dev/null --wrap 'sleep 600')
+    until_true 300 gone "$j" || { echo "run $r: job $j did not end" >&2; exit 1; }
+    s scancel "$f"
+    until_true 60 gone "$f" || true
+    until_true 60 idle || true
+    grep -q '^CHECK PASSED' "$md/resize-$r.out" || echo "run $r: job $j's check did not pass" >&2
+    echo "resize run $r: job $j $(grep -c "job $j: resize .* done" "$md/morphd.log") resizes"
+    raw_grow
+  done
+  stop_morphd
+  log=$md/morphd.log
+  bench_row_head "seconds ($runs runs, load $(cut -d' ' -f1 /proc/loadavg))"
+  grow=$(grep -E 'resize [0-9]+ done, size 4: 2 -> 4 live in' "$log" |
+    sed 's/.* live in \([0-9.]*\) s.*/\1/' | bench_stats)
+  raw=$(bench_stats < "$out/raw-grow.txt")
+  bench_row slurm_grow_s "grow 2 -> 4 (decision -> joiners)" "$grow"
+  bench_row slurm_grow_slurm_s "  Slurm's part (expander merged)" "$(grep 'merged, .* after it was asked for' "$log" |
+    sed 's/.*merged, \([0-9.]*\) s after.*/\1/' | bench_stats)"
+  bench_row slurm_grow_raw_s "bare Slurm grow (salloc + merge)" "$raw"
+  bench_result+=" slurm_grow_vs_raw=$(bench_ratio "${grow%% *}" "${raw%% *}")"
+  bench_row slurm_shrink_s "shrink 4 -> 2 (decision -> ACK)" "$(grep -E 'resize [0-9]+ done, size 2: 4 -> 2 live in' "$log" |
+    sed 's/.* live in \([0-9.]*\) s.*/\1/' | bench_stats)"
+  bench_row node_release_s "  Slurm update (nodes released)" "$(grep 'now on .*(update' "$log" |
+    sed 's/.*(update \([0-9.]*\) s).*/\1/' | bench_stats)"
+}
+
 bench_result="RESULT slurm_nodes=$N"
-bench_row_head "seconds ($runs runs, load $(cut -d' ' -f1 /proc/loadavg))"
-grow=$(grep -E 'resize [0-9]+ done, size 4: 2 -> 4 live in' "$log" |
-  sed 's/.* live in \([0-9.]*\) s.*/\1/' | bench_stats)
-raw=$(bench_stats < "$out/raw-grow.txt")
-bench_row slurm_grow_s "grow 2 -> 4 (decision -> joiners)" "$grow"
-bench_row slurm_grow_slurm_s "  Slurm's part (expander merged)" "$(grep 'merged, .* after it was asked for' "$log" |
-  sed 's/.*merged, \([0-9.]*\) s after.*/\1/' | bench_stats)"
-bench_row slurm_grow_raw_s "bare Slurm grow (salloc + merge)" "$raw"
-bench_result+=" slurm_grow_vs_raw=$(bench_ratio "${grow%% *}" "${raw%% *}")"
-bench_row slurm_shrink_s "shrink 4 -> 2 (decision -> ACK)" "$(grep -E 'resize [0-9]+ done, size 2: 4 -> 2 live in' "$log" |
-  sed 's/.* live in \([0-9.]*\) s.*/\1/' | bench_stats)"
-bench_row node_release_s "  Slurm update (nodes released)" "$(grep 'now on .*(update' "$log" |
-  sed 's/.*(update \([0-9.]*\) s).*/\1/' | bench_stats)"
+[ "$runs" -gt 0 ] && resizes
 result="$bench_result runs=$runs"
 
 # --- 2. mixed workload -------------------------------------------------------
@@ -188,6 +195,19 @@ sacct_metrics() { # KIND -> "makespan foreign_wait utilization"
       printf "%d %.1f %.3f\n", span, (nf ? fw / nf : 0), (span > 0 ? ns / (n * span) : 0) }' "$out/$1-sacct.txt"
 }
 
+# Grows morphd decided while a foreign job was pending (sacct's submit to
+# start): each one took nodes that job could have started on or made it
+# wait behind an expander. Times of day (morphd's log has no date): a
+# workload that runs over midnight miscounts.
+grows_while_foreign() { # KIND
+  awk -F'|' '
+    function sec(s) { sub(/.*T/, "", s); split(s, a, ":"); return a[1] * 3600 + a[2] * 60 + a[3] }
+    FNR == NR { if ($2 ~ /^foreign/ && $1 !~ /\./) { sub0[$1] = sec($4); st[$1] = sec($5) } next }
+    / expand [0-9]+ -> [0-9]+ \(resize / { split($0, w, " "); t = sec(w[2])
+      for (f in sub0) if (sub0[f] <= t && t < st[f]) { n++; break } }
+    END { print n + 0 }' "$out/$1-sacct.txt" "$out/$1/morphd.log"
+}
+
 if [ "$no_workload" = 0 ]; then
   run_workload fixed 2
   run_workload flexible 8
@@ -197,6 +217,8 @@ if [ "$no_workload" = 0 ]; then
   printf "%-28s %10s %10s\n" "makespan_s" "$mfix" "$mflex"
   printf "%-28s %10s %10s\n" "foreign mean wait_s" "$wfix" "$wflex"
   printf "%-28s %10s %10s\n" "node utilization" "$ufix" "$uflex"
+  printf "%-28s %10s %10s\n" "grows, a foreign job pending" "$(grows_while_foreign fixed)" \
+    "$(grows_while_foreign flexible)"
   for k in fixed flexible; do
     [ -f "$out/report/$k-summary.csv" ] && { echo "$k (morph report):"; sed 's/^/  /' "$out/report/$k-summary.csv"; }
   done

@@ -16,6 +16,19 @@ int morph__history_units(morph__journal *j)
   return atoi(buf);
 }
 
+/* The journal's sizes are processes; under Slurm the report counts nodes. */
+static int node_units(morph__journal *j)
+{
+  char buf[32];
+  morph__journal_meta_get(j, "backend", buf, sizeof buf);
+  return !strcmp(buf, "slurm");
+}
+
+const char *morph__history_unit_name(morph__journal *j)
+{
+  return node_units(j) ? "nodes" : "slots";
+}
+
 static morph_job_state report_state(const char *s)
 {
   if (!strcmp(s, "completed"))
@@ -43,8 +56,9 @@ static void app_name(const char *argv_json, char *buf, size_t size)
     *dot = '\0';
 }
 
-/* The job's size history; drops the final 0 written at its end. */
-static int segments(sqlite3 *db, sqlite3_int64 id, double t0, morph_seg **seg, size_t *n)
+/* The job's size history in units of `per` processes (rounded up: a
+ * node partly used is held whole); drops the final 0 written at its end. */
+static int segments(sqlite3 *db, sqlite3_int64 id, double t0, int per, morph_seg **seg, size_t *n)
 {
   sqlite3_stmt *st;
   *seg = NULL, *n = 0;
@@ -66,7 +80,8 @@ static int segments(sqlite3 *db, sqlite3_int64 id, double t0, morph_seg **seg, s
       }
       *seg = v;
     }
-    (*seg)[(*n)++] = (morph_seg){sqlite3_column_double(st, 0) - t0, sqlite3_column_int(st, 1)};
+    int size = (sqlite3_column_int(st, 1) + per - 1) / per;
+    (*seg)[(*n)++] = (morph_seg){sqlite3_column_double(st, 0) - t0, size};
   }
   sqlite3_finalize(st);
   return rc;
@@ -75,10 +90,11 @@ static int segments(sqlite3 *db, sqlite3_int64 id, double t0, morph_seg **seg, s
 static const char jobs_sql[] =
   "SELECT id, name, kind, state, submit, start, end, argv,"
   " (SELECT COUNT(*) FROM resizes r WHERE r.job = jobs.id AND r.op IN ('expand', 'shrink')"
-  "  AND r.state = 'done') FROM jobs ORDER BY id";
+  "  AND r.state = 'done'), ppu FROM jobs ORDER BY id";
 
-static int add_row(sqlite3 *db, sqlite3_stmt *st, morph_report *rep, double t0, char *err,
-                   size_t errsize)
+/* One job; `nodes`: sizes in nodes, from its processes per node. */
+static int add_row(sqlite3 *db, sqlite3_stmt *st, morph_report *rep, double t0, int nodes,
+                   char *err, size_t errsize)
 {
   char name[96], app[64];
   const char *jname = (const char *)sqlite3_column_text(st, 1);
@@ -93,8 +109,14 @@ static int add_row(sqlite3 *db, sqlite3_stmt *st, morph_report *rep, double t0, 
   r.start = sqlite3_column_double(st, 5) > 0 ? sqlite3_column_double(st, 5) - t0 : 0;
   r.end = sqlite3_column_double(st, 6) > 0 ? sqlite3_column_double(st, 6) - t0 : 0;
   r.resizes = sqlite3_column_int(st, 8);
+  int per = nodes ? sqlite3_column_int(st, 9) : 1;
+  /* A job that never started has no sizes to convert. */
+  if (per <= 0 && sqlite3_column_double(st, 5) > 0)
+    return snprintf(err, errsize, "job %lld: the journal does not say its processes per node"
+                    " (written by a morphd older than node units): its sizes are processes",
+                    (long long)id), MORPH_EINVAL;
   morph_seg *seg;
-  int rc = segments(db, id, t0, &seg, &r.nseg);
+  int rc = segments(db, id, t0, per > 0 ? per : 1, &seg, &r.nseg);
   r.seg = seg;
   if (rc == MORPH_OK && (rc = morph_report_add(rep, &r)) != MORPH_OK)
     snprintf(err, errsize, "job %lld: %s", (long long)id, morph_report_errmsg(rep));
@@ -115,9 +137,9 @@ int morph__history_report(morph__journal *j, morph_report *rep, double *t0, char
   sqlite3_finalize(st);
   if (sqlite3_prepare_v2(db, jobs_sql, -1, &st, NULL) != SQLITE_OK)
     return snprintf(err, errsize, "journal: %s", sqlite3_errmsg(db)), MORPH_EIO;
-  int rc = MORPH_OK;
+  int rc = MORPH_OK, nodes = node_units(j);
   while (rc == MORPH_OK && sqlite3_step(st) == SQLITE_ROW)
-    rc = add_row(db, st, rep, *t0, err, errsize);
+    rc = add_row(db, st, rep, *t0, nodes, err, errsize);
   sqlite3_finalize(st);
   return rc;
 }

@@ -13,13 +13,21 @@
 #include "morph/report.h"
 #include "rms/journal.h"
 
-/* The pool size the daemon recorded (meta "slots"); 0 if unknown. */
+/* The pool size the daemon recorded (meta "slots", in the backend's
+ * units); 0 if unknown. */
 int morph__history_units(morph__journal *j);
 
+/* The backend's unit: "nodes" for a journal of the Slurm backend (pool and
+ * job sizes in whole nodes), else "slots". */
+const char *morph__history_unit_name(morph__journal *j);
+
 /* Adds one record per job to rep; *t0 gets the first submission time
- * (wall clock) that the records' times are relative to.
+ * (wall clock) that the records' times are relative to. Sizes are in
+ * morph__history_unit_name's units: under Slurm a job's processes over its
+ * processes per node (the journal's sizes are processes).
  * Errors: MORPH_EIO (journal, message in err), MORPH_EINVAL (a record the
- * report refused, message in err), MORPH_ENOMEM. */
+ * report refused, or a Slurm job journaled before morphd recorded its
+ * processes per node; message in err), MORPH_ENOMEM. */
 int morph__history_report(morph__journal *j, morph_report *rep, double *t0, char *err,
                           size_t errsize);
 

@@ -27,7 +27,8 @@ static const char schema[] =
   " err TEXT, submit REAL, start REAL, end REAL, state TEXT, exit_status INT, pid INT,"
   " size INT, alloc TEXT, extra TEXT, plan TEXT, failed_resizes INT, resizes INT, rz_id INT,"
   " rz_op TEXT, rz_to INT, last_change REAL, cancel INT, iter_time REAL, mpi_time REAL,"
-  " note TEXT, rz_phase TEXT NOT NULL DEFAULT '', traffic TEXT NOT NULL DEFAULT '');"
+  " note TEXT, rz_phase TEXT NOT NULL DEFAULT '', traffic TEXT NOT NULL DEFAULT '',"
+  " ppu INT NOT NULL DEFAULT 0);"
   "CREATE TABLE IF NOT EXISTS resizes(id INTEGER PRIMARY KEY, job INT, op TEXT,"
   " from_size INT, to_size INT, alloc TEXT, depends INT, decided REAL, done REAL,"
   " outcome INT, new_size INT, state TEXT, text TEXT);"
@@ -65,6 +66,12 @@ static int migrate(morph__journal *j)
   sqlite3_finalize(st);
   if (rc == MORPH_OK && !has)
     rc = exec(j, "ALTER TABLE jobs ADD COLUMN traffic TEXT NOT NULL DEFAULT ''");
+  /* Before the report turned a Slurm job's processes into nodes: 0, unknown. */
+  st = NULL;
+  has = sqlite3_prepare_v2(j->db, "SELECT ppu FROM jobs LIMIT 0", -1, &st, NULL) == SQLITE_OK;
+  sqlite3_finalize(st);
+  if (rc == MORPH_OK && !has)
+    rc = exec(j, "ALTER TABLE jobs ADD COLUMN ppu INT NOT NULL DEFAULT 0");
   char version[16];
   snprintf(version, sizeof version, "%d", MORPH__JOURNAL_VERSION);
   return rc == MORPH_OK ? morph__journal_meta_set(j, "version", version) : rc;

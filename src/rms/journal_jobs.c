@@ -15,8 +15,8 @@ static const char save_sql[] =
   "INSERT OR REPLACE INTO jobs(id, name, kind, req_min, req_max, min, max, pref, argv, cwd,"
   " out, err, submit, start, end, state, exit_status, pid, size, alloc, extra, plan,"
   " failed_resizes, resizes, rz_id, rz_op, rz_to, last_change, cancel, iter_time, mpi_time,"
-  " note, rz_phase, traffic)"
-  " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+  " note, rz_phase, traffic, ppu)"
+  " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 
 static const char load_sql[] =
   "SELECT id, name, kind, req_min, req_max, min, max, pref, argv, cwd, out, err, submit,"
@@ -129,6 +129,7 @@ int morph__journal_job_save(morph__journal *j, const morph__job *job)
     bind_submission(st, job, argv);
     bind_life(st, job);
     bind_traffic(st, 34, job);
+    sqlite3_bind_int(st, 35, job->ppu); /* for morph report's node units; not read back */
     rc = sqlite3_step(st) == SQLITE_DONE ? MORPH_OK : MORPH_EIO;
   }
   sqlite3_finalize(st);

@@ -323,41 +323,120 @@ static void journal_job_survives_reopen(void **state)
   morph__journal_close(j);
 }
 
-/* The report built from a journal has the journal's numbers. */
-static void history_report_agrees_with_journal(void **state)
+/* A fresh journal in a new folder (its name in dir) with a pool of 4
+ * units and job 1 completed: submitted at 1000, ran 1002-1012. */
+static morph__journal *report_journal(char *dir, size_t size, const char *backend, int ppu)
 {
-  (void)state;
-  char dir[64], path[128], err[256];
-  temp_dir(dir, sizeof dir);
+  char path[128], err[256];
+  temp_dir(dir, size);
   snprintf(path, sizeof path, "%s/journal.db", dir);
   morph__journal *j;
   assert_int_equal(morph__journal_open(path, 0, &j, err, sizeof err), MORPH_OK);
   morph__journal_meta_set(j, "slots", "4");
+  morph__journal_meta_set(j, "backend", backend);
   morph__job *a = sample_job(1);
   a->state = MORPH__J_COMPLETED, a->submit = 1000, a->start = 1002, a->end = 1012, a->size = 2;
+  a->ppu = ppu;
   assert_int_equal(morph__journal_job_save(j, a), MORPH_OK);
-  morph__journal_size(j, 1, 1002, 2);
-  morph__journal_size(j, 1, 1006, 4);
-  morph__journal_size(j, 1, 1012, 0);
-  morph__journal_resize_begin(j, 1, 1, MORPH__R_EXPAND, 2, 4, &a->alloc, -1, 1005);
-  morph__journal_resize_end(j, 1, 1006, MORPH_OK, 4, "");
   morph__job_clear(a);
+  return j;
+}
+
+/* The report of journal j in its own units; *rc what morph__history_report
+ * said (err its message). */
+static morph_report *report_of(morph__journal *j, double *t0, int *rc, char *err, size_t errsize)
+{
   morph_report_config cfg;
   morph_report_config_init(&cfg);
   cfg.units = morph__history_units(j);
   assert_int_equal(cfg.units, 4);
+  cfg.unit_name = morph__history_unit_name(j);
   morph_report *rep;
   assert_int_equal(morph_report_create(&cfg, &rep), MORPH_OK);
+  *rc = morph__history_report(j, rep, t0, err, errsize);
+  return rep;
+}
+
+/* The report of journal j, which must succeed, and its totals in *t. */
+static morph_report *totals_of(morph__journal *j, double *t0, morph_report_totals *t)
+{
+  char err[256];
+  int rc;
+  morph_report *rep = report_of(j, t0, &rc, err, sizeof err);
+  assert_int_equal(rc, MORPH_OK);
+  morph_report_totals_get(rep, t);
+  return rep;
+}
+
+/* The report built from a journal has the journal's numbers. */
+static void history_report_agrees_with_journal(void **state)
+{
+  (void)state;
+  char dir[64];
+  morph__journal *j = report_journal(dir, sizeof dir, "embedded", 1);
+  morph__journal_size(j, 1, 1002, 2);
+  morph__journal_size(j, 1, 1006, 4);
+  morph__journal_size(j, 1, 1012, 0);
+  morph__alloc a;
+  alloc_of(&a, "0:4");
+  morph__journal_resize_begin(j, 1, 1, MORPH__R_EXPAND, 2, 4, &a, -1, 1005);
+  morph__journal_resize_end(j, 1, 1006, MORPH_OK, 4, "");
+  morph__alloc_free(&a);
   double t0;
-  assert_int_equal(morph__history_report(j, rep, &t0, err, sizeof err), MORPH_OK);
   morph_report_totals t;
-  morph_report_totals_get(rep, &t);
+  morph_report *rep = totals_of(j, &t0, &t);
   assert_true(t0 == 1000);
   assert_int_equal(t.completed, 1);
   assert_true(t.all.wait > 1.999 && t.all.wait < 2.001);
   assert_true(t.all.exec > 9.999 && t.all.exec < 10.001);
   assert_true(t.busy_unit_s > 31.999 && t.busy_unit_s < 32.001); /* 2*4 + 4*6 */
   assert_int_equal(t.resizes, 1);
+  morph_report_destroy(rep);
+  morph__journal_close(j);
+}
+
+/* True if the gnuplot script dir/prefix.gp has the line `want`. */
+static int script_has(const char *dir, const char *prefix, const char *want)
+{
+  char gp[160], line[512];
+  snprintf(gp, sizeof gp, "%s/%s.gp", dir, prefix);
+  FILE *f = fopen(gp, "r");
+  assert_non_null(f);
+  int found = 0;
+  while (fgets(line, sizeof line, f))
+    found |= strstr(line, want) != NULL;
+  fclose(f);
+  return found;
+}
+
+/* A Slurm backend's journal (pool in nodes, job sizes in processes, the
+ * job's processes per node saved) is reported in nodes, and its plots say
+ * so; a Slurm job without its processes per node (an older journal) is
+ * refused with a message naming it. */
+static void history_report_slurm_journal_in_nodes(void **state)
+{
+  (void)state;
+  char dir[64], err[256];
+  morph__journal *j = report_journal(dir, sizeof dir, "slurm", 2);
+  assert_string_equal(morph__history_unit_name(j), "nodes");
+  morph__journal_size(j, 1, 1002, 2); /* 1 node */
+  morph__journal_size(j, 1, 1006, 6); /* 3 nodes: 6 processes would not fit a pool of 4 */
+  morph__journal_size(j, 1, 1012, 0);
+  double t0;
+  morph_report_totals t;
+  morph_report *rep = totals_of(j, &t0, &t);
+  assert_true(t.busy_unit_s > 21.999 && t.busy_unit_s < 22.001); /* 1*4 + 3*6 node-s */
+  int rc = morph_report_plot(rep, dir, "slurm");
+  assert_true(rc == MORPH_OK || rc == MORPH_ENOSYS); /* the script is written either way */
+  assert_true(script_has(dir, "slurm", "set ylabel 'allocated nodes'"));
+  morph_report_destroy(rep);
+  morph__journal_close(j);
+  /* As a journal written before ppu was saved reads back. */
+  j = report_journal(dir, sizeof dir, "slurm", 0);
+  morph__journal_size(j, 1, 1002, 2);
+  rep = report_of(j, &t0, &rc, err, sizeof err);
+  assert_int_equal(rc, MORPH_EINVAL);
+  assert_non_null(strstr(err, "job 1: the journal does not say its processes per node"));
   morph_report_destroy(rep);
   morph__journal_close(j);
 }
@@ -412,6 +491,7 @@ int main(int argc, char **argv)
     cmocka_unit_test(alloc_sub_keeps_first_piece_and_refuses_foreign),
     cmocka_unit_test(journal_job_survives_reopen),
     cmocka_unit_test(history_report_agrees_with_journal),
+    cmocka_unit_test(history_report_slurm_journal_in_nodes),
     cmocka_unit_test(journal_version1_migrates),
     cmocka_unit_test(embedded_grow_release_report_in_order),
     cmocka_unit_test(embedded_hostfile_grant_names_joiner_hosts),

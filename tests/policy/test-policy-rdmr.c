@@ -108,6 +108,13 @@ static const policy_case cases[] = {
          "nodes 6 1; run 1 malleable 4 1 1 4 start=0 wall=1000 @ 0,1,2,3;"
          "pend 2 rigid 4 wall=100; pend 3 rigid 1 wall=50",
          "start 3 1; shrink 1 4->1"),
+    /* morphd on Slurm (node units): two morph jobs grown to 2 nodes each, a
+     * foreign -N2 job waiting. Each gives a node back (dmr, one job per
+     * waiting job, could not start it: the foreign job waited longer). */
+    CASE("slurm-foreign-job-shrinks-two", "rdmr+easy", NULL,
+         "nodes 4 1; run 1 malleable 2 1 1 4 @ 0,1; run 2 malleable 2 1 1 4 @ 2,3;"
+         "pend 3 rigid 2",
+         "shrink 1 2->1; shrink 2 2->1"),
     /* Slot units: the master piece keeps one slot. */
     CASE("slots-several-shrinks", "rdmr", NULL,
          "unit slot; nodes 2 4; run 1 malleable 4 1 1 4 @ 0:4; run 2 malleable 4 1 1 4 @ 1:4;"

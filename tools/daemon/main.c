@@ -29,7 +29,8 @@ static const char usage_text[] =
   "                        not built yet)\n"
   "  -n, --slots N         embedded: slots on this machine (default: CPUs)\n"
   "      --hostfile FILE   embedded: pool from a hostfile (\"host slots=N\" lines)\n"
-  "  -p, --policy NAME     policy engine (default dmr+easy; --list-policies)\n"
+  "  -p, --policy NAME     policy engine (default dmr+easy, rdmr+easy with --backend\n"
+  "                        slurm; --list-policies)\n"
   "      --param KEY=VAL   policy parameter, repeatable (sched_period=10, ...)\n"
   "      --placement NAME  placement strategy: which slots (default firstfit; below)\n"
   "      --topology FILE   placement: the machine (docs/topology.md; tofa, greedy, random)\n"
@@ -201,7 +202,7 @@ static int parse(cli_opts *o, int argc, char **argv)
 {
   memset(o, 0, sizeof *o);
   morph_policy_params_default(&o->d.params);
-  o->d.policy = "dmr+easy";
+  o->d.policy = NULL; /* the backend's default (morph__daemon_init) */
   o->d.backend = "embedded";
   o->d.placement = "firstfit";
   o->d.interval = 5;

@@ -7,6 +7,11 @@
  * Energy is per node (idle 100 W, loaded 340 W by default, paper 000
  * appendix B); a slot counts for 1/slots-per-node of its node, so a node
  * half loaded draws halfway between the two.
+ *
+ * A Slurm backend's journal is reported in nodes (morphd's pool and the
+ * policy count whole nodes there): sizes, timeline and plots say "nodes";
+ * the size history (-sizes.csv, "size over time") stays in processes, as
+ * the jobs ran.
  */
 #include <getopt.h>
 #include <limits.h>
@@ -27,8 +32,10 @@ static const char usage_text[] =
   "      --journal FILE     the journal (default DIR/journal.db)\n"
   "  -o, --out DIR          CSV files and plots go here (default DIR/report)\n"
   "      --prefix NAME      file name prefix (default morphd)\n"
-  "      --slots N          pool size (default: as morphd recorded it)\n"
-  "      --slots-per-node N slots of one node, for energy (default: all the pool)\n"
+  "      --slots N          pool size (default: as morphd recorded it; nodes under\n"
+  "                         Slurm, where every size is in nodes)\n"
+  "      --slots-per-node N slots of one node, for energy (default: all the pool;\n"
+  "                         1 under Slurm)\n"
   "      --idle-w W         watts of an idle node (default 100)\n"
   "      --loaded-w W       watts of a loaded node (default 340)\n"
   "      --interval S       seconds per bar of completed jobs (default 60)\n"
@@ -128,11 +135,13 @@ static int build(const rep_opts *o, morph__journal *j, morph_report **rep, doubl
   morph_report_config_init(&cfg);
   cfg.units = o->slots ? o->slots : morph__history_units(j);
   int per_node = o->per_node ? o->per_node : cfg.units;
-  cfg.unit_name = "slots";
+  if (!strcmp(cfg.unit_name, "nodes"))
+    per_node = 1;
+  cfg.unit_name = morph__history_unit_name(j); /* nodes under Slurm */
   cfg.idle_w = o->idle_w / (per_node > 0 ? per_node : 1);
   cfg.loaded_w = o->loaded_w / (per_node > 0 ? per_node : 1);
   cfg.interval = o->interval;
-  cfg.title = "morphd";
+  cfg.title = per_node == 1 && !o->per_node ? "morphd on Slurm" : "morphd";
   if (cfg.units <= 0)
     return fprintf(stderr, "morph report: the journal does not say the pool size (--slots)\n"), 1;
   if (morph_report_create(&cfg, rep) != MORPH_OK)
@@ -204,7 +213,7 @@ int main(int argc, char **argv)
   int rc = build(&o, j, &rep, &t0);
   if (rc == 0 && !o.quiet) {
     print_jobs(rep);
-    printf("\nsize over time (size@seconds from the first submission; 0: ended)\n");
+    printf("\nsize over time (processes@seconds from the first submission; 0: ended)\n");
     morph__history_sizes(j, t0, stdout, NULL);
     printf("\nfailed resizes (the job kept its size)\n");
     morph__history_failures(j, t0, stdout);
