@@ -531,6 +531,10 @@ apps_wave() {
       fail "morph submit --slurm $app"
     JOBS+=("$j")
     ids+=("$j")
+    # One job's mpirun at a time: each starts an Open MPI daemon on every
+    # node of the partition, and two daemons starting on one node at the
+    # same moment race on its session folder (docs/slurm.md).
+    wait_for "job $j connected" 120 grep -q "job $j connected" "$MD/morphd.log"
   done
   for j in "${ids[@]}"; do
     wait_for "job $j grown to 2 nodes" 120 count_is "$j" 2
