@@ -293,13 +293,13 @@ static int hydra_host(const char *line, char **buf, size_t *len)
  * write and remove. */
 static int hydra_hosts(const char *path, char **out)
 {
+  *out = NULL;
   FILE *f = fopen(path, "r");
   if (!f)
     return MORPH_EIO;
   char line[1024];
   size_t len = 0;
   int rc = MORPH_OK;
-  *out = NULL;
   while (rc == MORPH_OK && fgets(line, sizeof line, f))
     rc = hydra_host(line, out, &len);
   fclose(f);
