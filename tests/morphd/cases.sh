@@ -52,6 +52,10 @@ case_e2e_malleable_grow_shrink_report() {
       if ($1 != $5 || ($2 - $6) > 0.01 || ($6 - $2) > 0.01 || ($3 - $7) > 0.01 || ($7 - $3) > 0.01 || $4 != $8) bad = 1 }
       END { exit bad }' || fail "report disagrees with the journal: $(paste "$T/journal.txt" "$T/csv.txt")"
   grep -q "2 completed" "$T/report.txt" || fail "report totals: $(cat "$T/report.txt")"
+  # Not a Slurm journal: slots, each a quarter of the one node (100 W idle).
+  grep -q "^morphd: 2 jobs" "$T/report.txt" || fail "title: $(head -n 3 "$T/report.txt")"
+  grep -q "idle 25.0 W, loaded 85.0 W per slot" "$T/report.txt" ||
+    fail "energy per slot: $(grep energy "$T/report.txt")"
   echo "PASS: grew, shrank, correct results, report = journal"
 }
 
