@@ -274,8 +274,14 @@ static int hydra_host(const char *line, char **buf, size_t *len)
   size_t name = strcspn(s, " \t:#\r\n");
   if (name == 0)
     return MORPH_OK;
-  const char *count = s[name] == ':' ? s + name + 1 : strstr(s, "slots=");
-  long n = count ? strtol(count + (s[name] == ':' ? 0 : 6), NULL, 10) : 0;
+  long n = s[name] == ':' ? strtol(s + name + 1, NULL, 10) : 0;
+  /* A "slots=" word, not the tail of "max_slots=". */
+  for (const char *w = s + name; !n && *w && *w != '#';) {
+    w += strspn(w, " \t");
+    if (!strncmp(w, "slots=", 6))
+      n = strtol(w + 6, NULL, 10);
+    w += strcspn(w, " \t#");
+  }
   size_t need = *len + name + 24;
   char *b = realloc(*buf, need);
   if (!b)

@@ -123,11 +123,12 @@ static void test_mpich_hostfile_as_host_list(void **state)
 {
   (void)state;
   char path[] = "/tmp/test-launch-mpicmd-XXXXXX";
-  temp_file(path, "# three hosts\nnode1 slots=2 max_slots=4\n\n  node2:3\nnode3\tslots=1 # last\nnode4\n");
+  temp_file(path, "# five hosts\nnode1 slots=2 max_slots=4\n\n  node2:3\nnode3\tslots=1 # last\nnode4\n"
+            "node5 max_slots=4 slots=2\nnode6 # slots=9\n");
   char *app[] = {"./cg.mpich", NULL};
   struct morph__launch_mpicmd c = {.mpi = MORPH__LAUNCH_MPI_MPICH, .hostfile = path, .app = app};
   static const char *const want[] = {
-    "mpiexec.mpich", "-genvall", "-hosts", "node1:2,node2:3,node3:1,node4", "-n", "3",
+    "mpiexec.mpich", "-genvall", "-hosts", "node1:2,node2:3,node3:1,node4,node5:2,node6", "-n", "3",
     "./cg.mpich", NULL,
   };
   assert_false(morph__launch_mpi_recovers(&c));
