@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "common/hostfile.h"
 #include "morph/error.h"
 
 extern char **environ;
@@ -265,31 +266,24 @@ int morph__launch_mpi_unwrap_env(struct morph__launch_mpicmd *c)
   return k - 1;
 }
 
-/* Appends one hostfile line as hydra's "host[:n]" to the list in *buf.
- * Both formats are read: Open MPI's "host slots=n" and hydra's "host:n";
- * a host without a count is one process to both. */
+/* Appends one hostfile line (common/hostfile.h: Open MPI's "host slots=n"
+ * or hydra's "host:n") as hydra's "host[:n]" to *buf; a host without a
+ * count is one process to both. A bad count is MORPH_EINVAL. */
 static int hydra_host(const char *line, char **buf, size_t *len)
 {
-  const char *s = line + strspn(line, " \t");
-  size_t name = strcspn(s, " \t:#\r\n");
-  if (name == 0)
-    return MORPH_OK;
-  long n = s[name] == ':' ? strtol(s + name + 1, NULL, 10) : 0;
-  /* A "slots=" word, not the tail of "max_slots=". */
-  for (const char *w = s + name; !n && *w && *w != '#';) {
-    w += strspn(w, " \t");
-    if (!strncmp(w, "slots=", 6))
-      n = strtol(w + 6, NULL, 10);
-    w += strcspn(w, " \t#");
-  }
-  size_t need = *len + name + 24;
+  struct morph__hostline h;
+  char why[128];
+  int k = morph__hostline_parse(line, &h, why, sizeof why);
+  if (k <= 0)
+    return k == 0 ? MORPH_OK : MORPH_EINVAL;
+  size_t need = *len + strlen(h.host) + 24;
   char *b = realloc(*buf, need);
   if (!b)
     return MORPH_ENOMEM;
   *buf = b;
-  *len += (size_t)snprintf(b + *len, need - *len, "%s%.*s", *len ? "," : "", (int)name, s);
-  if (n > 0)
-    *len += (size_t)snprintf(b + *len, need - *len, ":%ld", n);
+  *len += (size_t)snprintf(b + *len, need - *len, "%s%s", *len ? "," : "", h.host);
+  if (h.slots > 0)
+    *len += (size_t)snprintf(b + *len, need - *len, ":%d", h.slots);
   return MORPH_OK;
 }
 

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "common/hostcmd.h"
+#include "common/hostfile.h"
 #include "morph/error.h"
 
 #define WEEK_S (7 * 24 * 3600.0)
@@ -65,15 +66,18 @@ static int read_hosts(struct morph__launch_watch *w, const char *path, int *remo
     snprintf(err, errsize, "cannot read the hostfile %s: %s", path, strerror(errno));
     return MORPH_EIO;
   }
-  char line[1024];
+  char line[1024], why[128];
+  struct morph__hostline h;
   int rc = MORPH_OK;
   for (int no = 1; rc == MORPH_OK && fgets(line, sizeof line, f); no++) {
-    char *s = line + strspn(line, " \t");
-    size_t len = strcspn(s, " \t:#\r\n");
-    if (len == 0)
+    int k = morph__hostline_parse(line, &h, why, sizeof why);
+    const char *s = h.host;
+    if (k == 0)
       continue;
-    s[len] = '\0';
-    if (!morph__host_name_ok(s, len)) {
+    if (k < 0) {
+      snprintf(err, errsize, "%s:%d: %s", path, no, why);
+      rc = MORPH_EINVAL;
+    } else if (!morph__host_name_ok(s, strlen(s))) {
       snprintf(err, errsize, "%s:%d: host name '%.64s' is not [A-Za-z0-9.-]{1,63}", path, no, s);
       rc = MORPH_EINVAL;
     } else if (!known(s)) {

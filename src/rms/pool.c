@@ -3,13 +3,13 @@
  * all or nothing and never exceeds a node's slots, whatever the caller
  * believes: this is what keeps two racing decisions from sharing a slot.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/hostfile.h"
 #include "morph/error.h"
 #include "rms/pool.h"
 
@@ -41,29 +41,6 @@ int morph__pool_local(morph__pool *p, int slots)
   return add_node(p, "localhost", slots);
 }
 
-/* One hostfile line: "host [slots=N] [other=...]"; blank or comment: 0. */
-static int parse_line(char *line, char *host, size_t hsize, int *slots)
-{
-  char *hash = strchr(line, '#');
-  if (hash)
-    *hash = '\0';
-  char *tok = strtok(line, " \t\r\n");
-  if (!tok)
-    return 0;
-  snprintf(host, hsize, "%s", tok);
-  *slots = 1;
-  while ((tok = strtok(NULL, " \t\r\n"))) {
-    if (strncmp(tok, "slots=", 6) != 0)
-      continue;
-    char *end;
-    long v = strtol(tok + 6, &end, 10);
-    if (*end || v < 1 || v > 100000)
-      return -1;
-    *slots = (int)v;
-  }
-  return 1;
-}
-
 int morph__pool_hostfile(morph__pool *p, const char *path, char *err, size_t errsize)
 {
   memset(p, 0, sizeof *p);
@@ -72,20 +49,22 @@ int morph__pool_hostfile(morph__pool *p, const char *path, char *err, size_t err
     snprintf(err, errsize, "%s: %s", path, strerror(errno));
     return MORPH_EIO;
   }
-  char line[1024], host[64];
-  int rc = MORPH_OK, lineno = 0, slots;
+  char line[1024], why[128];
+  struct morph__hostline h;
+  int rc = MORPH_OK, lineno = 0;
   while (rc == MORPH_OK && fgets(line, sizeof line, f)) {
     lineno++;
-    int k = parse_line(line, host, sizeof host, &slots);
+    int k = morph__hostline_parse(line, &h, why, sizeof why);
+    int slots = k > 0 && h.slots > 0 ? h.slots : 1;
     if (k < 0) {
-      snprintf(err, errsize, "%s:%d: slots=: expected a number from 1 to 100000", path, lineno);
+      snprintf(err, errsize, "%s:%d: %s", path, lineno, why);
       rc = MORPH_EPARSE;
     } else if (k > 0 && slots > INT_MAX - p->total) { /* a host listed again adds up */
       snprintf(err, errsize, "%s:%d: slots=: the pool would hold more than %d slots", path,
                lineno, INT_MAX);
       rc = MORPH_EPARSE;
     } else if (k > 0) {
-      rc = add_node(p, host, slots);
+      rc = add_node(p, h.host, slots);
     }
   }
   fclose(f);

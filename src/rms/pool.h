@@ -26,7 +26,7 @@ typedef struct morph__pool {
  * MORPH_ENOMEM. */
 int morph__pool_local(morph__pool *p, int slots);
 
-/* Nodes from a hostfile: "host [slots=N]" per line ('#' comments; slots
+/* Nodes from a hostfile: "host [slots=N]" or "host:N" per line (common/hostfile.h; slots
  * default 1; a host listed twice adds up). Errors: MORPH_EIO (cannot read),
  * MORPH_EPARSE ("file:line: ..." in err), MORPH_ENOMEM. On error *p is
  * empty. */
