@@ -16,8 +16,7 @@ int morph__history_units(morph__journal *j)
   return atoi(buf);
 }
 
-/* The journal's sizes are processes; under Slurm the report counts nodes. */
-static int node_units(morph__journal *j)
+int morph__history_is_slurm(morph__journal *j)
 {
   char buf[32];
   morph__journal_meta_get(j, "backend", buf, sizeof buf);
@@ -26,7 +25,7 @@ static int node_units(morph__journal *j)
 
 const char *morph__history_unit_name(morph__journal *j)
 {
-  return node_units(j) ? "nodes" : "slots";
+  return morph__history_is_slurm(j) ? "nodes" : "slots";
 }
 
 static morph_job_state report_state(const char *s)
@@ -137,7 +136,7 @@ int morph__history_report(morph__journal *j, morph_report *rep, double *t0, char
   sqlite3_finalize(st);
   if (sqlite3_prepare_v2(db, jobs_sql, -1, &st, NULL) != SQLITE_OK)
     return snprintf(err, errsize, "journal: %s", sqlite3_errmsg(db)), MORPH_EIO;
-  int rc = MORPH_OK, nodes = node_units(j);
+  int rc = MORPH_OK, nodes = morph__history_is_slurm(j);
   while (rc == MORPH_OK && sqlite3_step(st) == SQLITE_ROW)
     rc = add_row(db, st, rep, *t0, nodes, err, errsize);
   sqlite3_finalize(st);

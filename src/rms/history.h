@@ -17,6 +17,10 @@
  * units); 0 if unknown. */
 int morph__history_units(morph__journal *j);
 
+/* True for a journal written by the Slurm backend (meta "backend"): its
+ * sizes are processes, but the report counts whole nodes. */
+int morph__history_is_slurm(morph__journal *j);
+
 /* The backend's unit: "nodes" for a journal of the Slurm backend (pool and
  * job sizes in whole nodes), else "slots". */
 const char *morph__history_unit_name(morph__journal *j);

@@ -134,8 +134,8 @@ static int build(const rep_opts *o, morph__journal *j, morph_report **rep, doubl
   morph_report_config cfg;
   morph_report_config_init(&cfg);
   cfg.units = o->slots ? o->slots : morph__history_units(j);
+  int slurm = morph__history_is_slurm(j);
   cfg.unit_name = morph__history_unit_name(j); /* nodes under Slurm */
-  int slurm = !strcmp(cfg.unit_name, "nodes");
   int per_node = o->per_node ? o->per_node : slurm ? 1 : cfg.units;
   cfg.idle_w = o->idle_w / (per_node > 0 ? per_node : 1);
   cfg.loaded_w = o->loaded_w / (per_node > 0 ? per_node : 1);
