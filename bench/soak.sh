@@ -28,6 +28,8 @@ bench_parse "cycles:,seed:,build:" "[--cycles N] [--seed S] [--build DIR]" "$@"
 # nbody 4 -> 5 spawn with "readv failed: Connection timed out" while other
 # sessions' clusters came and went.
 export OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo
+# Absolute: each job runs in a folder of its own.
+build=$(cd "$build" 2>/dev/null && pwd) || { echo "soak: no build folder $build" >&2; exit 2; }
 bin=$build/bin
 [ -x "$bin/morph-run" ] || { echo "soak: no $bin/morph-run (build first)" >&2; exit 2; }
 work=$(mktemp -d /tmp/morph-soak.XXXXXX)
