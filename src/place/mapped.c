@@ -31,6 +31,7 @@
  * (with a topology); a faults file pins the probabilities instead.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,8 +108,16 @@ static int param(mapped *m, const morph_place_param *p, char *msg, size_t size)
     return MORPH_OK;
   if (!strcmp(k, "seed")) {
     int rc = number(k, p->value, 0, &x, msg, size);
+    if (rc != MORPH_OK)
+      return rc;
+    /* Converting a double above UINT_MAX to unsigned is undefined. */
+    if (!(x <= UINT_MAX) || x != (unsigned)x) {
+      snprintf(msg, size, "placement parameter seed: '%s' is not a whole number <= %u", p->value,
+               UINT_MAX);
+      return MORPH_EINVAL;
+    }
     m->seed = (unsigned)x;
-    return rc;
+    return MORPH_OK;
   }
   if (!strcmp(k, "migration"))
     return number(k, p->value, 0, &m->migration, msg, size);

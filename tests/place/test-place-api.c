@@ -49,6 +49,27 @@ static void create_firstfit_takes_no_parameters(void **state)
   morph_place_destroy(NULL);
 }
 
+/* A seed must fit an unsigned int: converting a larger double is undefined
+ * (gcc -O2 warned that the failed parse's value was used). */
+static void create_random_seed_must_fit(void **state)
+{
+  (void)state;
+  static const char *bad[] = {"1e20", "1.5", "inf", "x"};
+  for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+    morph_place_param kv[] = {{"topology", "data/torus44.topo"}, {"seed", bad[i]}};
+    morph_place *p = (morph_place *)1;
+    char msg[256];
+    assert_int_equal(morph_place_create("random", kv, 2, &p), MORPH_EINVAL);
+    assert_null(p);
+    assert_int_equal(morph_place_create_error("random", kv, 2, msg, sizeof(msg)), MORPH_EINVAL);
+    assert_non_null(strstr(msg, "placement parameter seed"));
+  }
+  morph_place_param ok[] = {{"topology", "data/torus44.topo"}, {"seed", "4294967295"}};
+  morph_place *p;
+  assert_int_equal(morph_place_create("random", ok, 2, &p), MORPH_OK);
+  morph_place_destroy(p);
+}
+
 static void names_table(void **state)
 {
   (void)state;
@@ -199,6 +220,7 @@ int main(int argc, char **argv)
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(create_unknown_name_lists_known),
       cmocka_unit_test(create_firstfit_takes_no_parameters),
+      cmocka_unit_test(create_random_seed_must_fit),
       cmocka_unit_test(names_table),
       cmocka_unit_test(place_null_arguments),
       cmocka_unit_test(place_rejects_inconsistent_snapshot),
