@@ -26,7 +26,8 @@
  *
  * Lifetime: morph_place_create() / morph_place_destroy(). The snapshot and
  * the action list belong to the caller; morph_place_actions() reads the
- * snapshot and writes only the list's pieces. A morph_place may be used by
+ * snapshot and writes only the list's pieces (and trims EXPANDs limited by
+ * `expand_from`, below). A morph_place may be used by
  * one thread at a time; distinct placements are independent.
  */
 #ifndef MORPH_PLACE_H
@@ -79,7 +80,12 @@ const char *morph_place_errmsg(const morph_place *place);
 /* Fills the pieces of every action of `actions` (decided on `snap`), in
  * order, discarding any pieces the list held:
  *   - START: `to` units on UP nodes; EXPAND: `to - from` units on UP
- *     nodes, free ones (the strategy may prefer the job's own nodes);
+ *     nodes, free ones (the strategy may prefer the job's own nodes),
+ *     of index >= the job's `expand_from` only: an EXPAND for more units
+ *     than are free there is trimmed, its `to` lowered to what fits, and
+ *     one with none free there is removed from the list (the `depends`
+ *     of later actions follow) -- the only changes besides the pieces
+ *     that placement makes to the list;
  *   - SHRINK: `from - to` units of the job's allocation, never the last
  *     slot of its first piece (the master process: in node units, never
  *     its first node), only on UP nodes if `release` is

@@ -77,6 +77,11 @@ typedef struct morph__backend_view {
   int nrunning;
   const morph_policy_job *pending; /* in the backend's queue order */
   int npending;
+  int grow_above_master; /* 1: morphd's jobs grow only onto nodes numbered
+                            above their first node (Slurm 22.05: a job grown
+                            below its batch host may end NODE_FAIL,
+                            docs/slurm.md); placement gets it as
+                            morph_policy_job.expand_from */
 } morph__backend_view;
 
 typedef enum morph__backend_event_kind {

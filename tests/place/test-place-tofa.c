@@ -32,6 +32,12 @@ static const place_case cases[] = {
      * neighbours 1, 2 above, 9, 10 below; the first on ties). */
     CASE("tofa-expand-next-to-the-job", "tofa", TORUS,
          "nodes 16 1; run 1 malleable 2 1 1 8 @ 5,6", "expand 1 2->4", "expand 1 2->4 @1,2"),
+    /* Above the batch host only (expand_from): node 5's nearest free
+     * neighbour numbered 6 or more is 6; 7 or more, 9. */
+    CASE("tofa-expand-above-expand-from", "tofa", TORUS,
+         "nodes 16 1; run 1 malleable 1 1 1 8 from=6 @ 5", "expand 1 1->2", "expand 1 1->2 @6"),
+    CASE("tofa-expand-above-expand-from-skips-lower-neighbours", "tofa", TORUS,
+         "nodes 16 1; run 1 malleable 1 1 1 8 from=7 @ 5", "expand 1 1->2", "expand 1 1->2 @9"),
     CASE("greedy-expand-next-to-the-job", "greedy", TORUS,
          "nodes 16 1; run 1 malleable 2 1 1 8 @ 5,6", "expand 1 2->4", "expand 1 2->4 @1,2"),
     /* Shrinking: the node likely to fail first, then the farthest from
