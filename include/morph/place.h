@@ -128,6 +128,13 @@ int morph_place_failing(const morph_place *place, int node);
  * no topology=FILE); nothing changes then. */
 int morph_place_outage_set(morph_place *place, int node, double p);
 
+/* The name of snapshot node `node` in the placement's topology
+ * (topology=FILE of tofa, greedy, random); NULL without a topology file,
+ * for a node outside it and for NULL. Snapshot node i is topology node i:
+ * a caller checks that the names are its own hosts (morphd does when it
+ * starts), or the placement would choose for the wrong nodes. */
+const char *morph_place_node_name(const morph_place *place, int node);
+
 /* Writes the strategy names, separated by ", ", into buf (truncated to
  * size, always NUL-terminated if size > 0). Returns the full length. */
 size_t morph_place_names(char *buf, size_t size);

@@ -43,6 +43,8 @@ typedef struct morph__place_ops {
   int (*failing)(const void *ctx, int node);
   /* morph_place_outage_set(); NULL: MORPH_ENOSYS. */
   int (*outage_set)(void *ctx, int node, double p);
+  /* morph_place_node_name(); NULL: no topology. */
+  const char *(*node_name)(const void *ctx, int node);
 } morph__place_ops;
 
 /* The strategy table (table.c). */
