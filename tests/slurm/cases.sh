@@ -683,6 +683,9 @@ placement_batch_host_rule() {
   expect_eq "nodes of $j with node1 and node2 free" "$(nodes_of "$j")" "node[3-4]"
   grep -q "job $j: expander [0-9]* asks for .*node[12]\b" "$MD/morphd.log" &&
     fail "an expander of $j asked for a node below its batch host"
+  # The placement kept the grow above the batch host, not the backend's guard.
+  grep -q "job $j: no grow onto" "$MD/morphd.log" &&
+    fail "placement chose a node below the batch host of $j: $(grep "job $j: no grow onto" "$MD/morphd.log" | head -n 3)"
   expect_passed "$j" above
   expect_eq "ranks of $j at the end" "$(ranks_at "$MD/above.out" 4 last)" "node3 node3 node4 node4"
   expect_eq "accounting of $j" "$(s sacct -n -X -j "$j" -o State | tail -n1 | xargs)" COMPLETED
