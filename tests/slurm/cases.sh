@@ -612,6 +612,17 @@ PLACE_TOPO=$(cd "$(dirname "$0")/../place/data" && pwd)/line4.topo
 # ranks_at LOG SIZE first|last: "host host ..." of ranks 0..SIZE-1.
 ranks_at() { ranks_on "$1" "$2" "$3" | tr ' ' '\n' | cut -d: -f2 | xargs; }
 
+# placed_job NAME ITERS BATCH-HOST K NODES: a Jacobi job (2 processes a
+# node, 1-3 nodes, --hosts) that starts on BATCH-HOST and that morphd grows
+# to K nodes, NODES as squeue writes them; its id in JOB.
+placed_job() {
+  submit_morph "$1" 2 6 "$2" --hosts
+  wait_for "job $JOB running" 60 is_running "$JOB"
+  expect_eq "batch host of $JOB" "$(nodes_of "$JOB")" "$3"
+  wait_for "job $JOB grown to $4 nodes" 120 count_is "$JOB" "$4"
+  expect_eq "nodes of $JOB after the grow" "$(nodes_of "$JOB")" "$5"
+}
+
 # A malleable Jacobi job (2 processes a node, 1-3 nodes) starts on node1;
 # morphd with tofa and the line topology grows it onto node4 and node3
 # (expander --nodelist), not node2; a foreign -N2 job makes it shrink by
@@ -628,12 +639,8 @@ case_morphd_placement() {
   morphd_start
   morphd_trap
   wait_for "every node allocatable" 90 all_allocatable
-  submit_morph placed 2 6 400 --hosts
+  placed_job placed 400 node1 3 "node[1,3-4]"
   j=$JOB
-  wait_for "job $j running" 60 is_running "$j"
-  expect_eq "batch host of $j" "$(nodes_of "$j")" node1
-  wait_for "job $j grown to 3 nodes" 120 count_is "$j" 3
-  expect_eq "nodes of $j after the grow" "$(nodes_of "$j")" "node[1,3-4]"
   grep "job $j: expander" "$MD/morphd.log"
   grep -q "job $j: expander [0-9]* asks for node4" "$MD/morphd.log" ||
     fail "the first expander of $j did not ask for node4"
@@ -671,12 +678,8 @@ placement_batch_host_rule() {
   f=$(s sbatch --parsable -N2 --exclusive -o /dev/null --wrap 'sleep 600') || fail "sbatch foreign"
   JOBS+=("$f")
   wait_for "foreign job $f running" 60 is_running "$f"
-  submit_morph above 2 6 600 --hosts
+  placed_job above 600 node3 2 "node[3-4]"
   j=$JOB
-  wait_for "job $j running" 60 is_running "$j"
-  expect_eq "batch host of $j" "$(nodes_of "$j")" node3
-  wait_for "job $j grown to 2 nodes" 120 count_is "$j" 2
-  expect_eq "nodes of $j after its grow" "$(nodes_of "$j")" "node[3-4]"
   s scancel "$f"
   wait_for "foreign job $f gone" 60 is_gone "$f"
   sleep 15 # several decisions with node1 and node2 free
