@@ -26,7 +26,8 @@
  *
  * Lifetime: morph_place_create() / morph_place_destroy(). The snapshot and
  * the action list belong to the caller; morph_place_actions() reads the
- * snapshot and writes only the list's pieces. A morph_place may be used by
+ * snapshot and writes only the list's pieces (and trims EXPANDs limited by
+ * `expand_from`, below). A morph_place may be used by
  * one thread at a time; distinct placements are independent.
  */
 #ifndef MORPH_PLACE_H
@@ -79,7 +80,12 @@ const char *morph_place_errmsg(const morph_place *place);
 /* Fills the pieces of every action of `actions` (decided on `snap`), in
  * order, discarding any pieces the list held:
  *   - START: `to` units on UP nodes; EXPAND: `to - from` units on UP
- *     nodes, free ones (the strategy may prefer the job's own nodes);
+ *     nodes, free ones (the strategy may prefer the job's own nodes),
+ *     of index >= the job's `expand_from` only: an EXPAND for more units
+ *     than are free there is trimmed, its `to` lowered to what fits, and
+ *     one with none free there is removed from the list (the `depends`
+ *     of later actions follow) -- the only changes besides the pieces
+ *     that placement makes to the list;
  *   - SHRINK: `from - to` units of the job's allocation, never the last
  *     slot of its first piece (the master process: in node units, never
  *     its first node), only on UP nodes if `release` is
@@ -121,6 +127,13 @@ int morph_place_failing(const morph_place *place, int node);
  * p outside [0, 1]), MORPH_ENOSYS (a strategy without probabilities, or
  * no topology=FILE); nothing changes then. */
 int morph_place_outage_set(morph_place *place, int node, double p);
+
+/* The name of snapshot node `node` in the placement's topology
+ * (topology=FILE of tofa, greedy, random); NULL without a topology file,
+ * for a node outside it and for NULL. Snapshot node i is topology node i:
+ * a caller checks that the names are its own hosts (morphd does when it
+ * starts), or the placement would choose for the wrong nodes. */
+const char *morph_place_node_name(const morph_place *place, int node);
 
 /* Writes the strategy names, separated by ", ", into buf (truncated to
  * size, always NUL-terminated if size > 0). Returns the full length. */

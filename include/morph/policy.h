@@ -125,6 +125,13 @@ typedef struct morph_policy_job {
                               from rank i to j; NULL: unknown (every pair
                               alike). Read by the placement stage only */
   int traffic_n;
+  int expand_from;         /* running: an EXPAND may take only nodes of index
+                              >= expand_from (0: any node). Read by the
+                              placement stage only, which trims an EXPAND to
+                              the free units there (morph/place.h). morphd on
+                              Slurm sets it past the job's batch host: Slurm
+                              22.05 can end a job grown onto a node numbered
+                              below it NODE_FAIL (docs/slurm.md) */
 } morph_policy_job;
 
 /* The input of a decision. Arrays are the caller's memory, read only by

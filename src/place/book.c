@@ -54,7 +54,7 @@ int morph__plan_node_up(const morph__plan *pl, int node)
 
 int morph__plan_free_units(const morph__plan *pl, int node)
 {
-  int f = pl->s->free[node];
+  int f = node < pl->floor ? 0 : pl->s->free[node];
   return pl->whole ? f > 0 : f;
 }
 
@@ -62,7 +62,10 @@ int morph__plan_first_free(morph__plan *pl)
 {
   while (pl->cursor < pl->snap->nnodes && pl->s->free[pl->cursor] == 0)
     pl->cursor++;
-  return pl->cursor;
+  int i = pl->cursor > pl->floor ? pl->cursor : pl->floor;
+  while (i < pl->snap->nnodes && pl->s->free[i] == 0)
+    i++;
+  return i;
 }
 
 int morph__plan_book(morph__plan *pl, int node, int units)

@@ -43,6 +43,8 @@ typedef struct morph__place_ops {
   int (*failing)(const void *ctx, int node);
   /* morph_place_outage_set(); NULL: MORPH_ENOSYS. */
   int (*outage_set)(void *ctx, int node, double p);
+  /* morph_place_node_name(); NULL: no topology. */
+  const char *(*node_name)(const void *ctx, int node);
 } morph__place_ops;
 
 /* The strategy table (table.c). */
@@ -87,6 +89,8 @@ struct morph__plan {
   int whole;         /* NODE units: a unit is a whole node */
   long total_free;   /* free units on UP nodes */
   int cursor;        /* nodes below it have no free slot: free only falls */
+  int floor;         /* EXPAND: nodes below it are not free for this action
+                        (the job's expand_from); 0 otherwise */
   int act;           /* index of the action being placed */
   int placed;        /* units it has got so far */
   int nreuse, reused;/* START after a SHRINK: released pieces, units taken */
@@ -104,9 +108,10 @@ int morph__plan_fail(morph__plan *pl, int rc, const char *fmt, ...)
  * unit is one whole node). */
 int morph__plan_node_up(const morph__plan *pl, int node);
 /* Free units on node: 0 on nodes that are not UP, or not wholly free in
- * NODE units. */
+ * NODE units, or below the floor of the EXPAND being placed. */
 int morph__plan_free_units(const morph__plan *pl, int node);
-/* Lowest node index with a free unit, or snap->nnodes if none. */
+/* Lowest node index with a free unit (at or above the floor), or
+ * snap->nnodes if none. */
 int morph__plan_first_free(morph__plan *pl);
 /* Books `units` (1..free units) on node for the current START / EXPAND.
  * Errors: MORPH_EINVAL (more than is free: a strategy's bug), MORPH_ENOMEM. */

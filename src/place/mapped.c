@@ -411,6 +411,13 @@ static int outage_set(void *ctx, int node, double p)
   return rc == MORPH_OK ? morph_faults_set(m->faults, node, p) : rc;
 }
 
+static const char *node_name(const void *ctx, int node)
+{
+  const mapped *m = ctx;
+  return m->topo && node >= 0 && node < morph_topo_nodes(m->topo)
+             ? morph_topo_node_name(m->topo, node) : NULL;
+}
+
 static int create_tofa(const morph_place_param *p, int n, void **ctx, char *msg, size_t size)
 {
   return create(MORPH_MAP_TOFA, p, n, ctx, msg, size);
@@ -431,7 +438,7 @@ const morph__place_ops morph__tofa_ops = {
     .description = "paper 004's Listing 1.1 (a consecutive fault-free window, else Scotch with "
                    "Eq. 1 costs); grow by remapping, shrink off failing and far nodes",
     .create = create_tofa, .destroy = destroy, .start = start, .expand = expand, .shrink = shrink,
-    .failing = failing, .outage_set = outage_set,
+    .failing = failing, .outage_set = outage_set, .node_name = node_name,
 };
 
 const morph__place_ops morph__greedy_ops = {
@@ -439,12 +446,12 @@ const morph__place_ops morph__greedy_ops = {
     .description = "each node the cheapest to reach from the job's (Eq. 1 costs); grow and "
                    "shrink as tofa",
     .create = create_greedy, .destroy = destroy, .start = start, .expand = expand, .shrink = shrink,
-    .failing = failing, .outage_set = outage_set,
+    .failing = failing, .outage_set = outage_set, .node_name = node_name,
 };
 
 const morph__place_ops morph__random_ops = {
     .name = "random",
     .description = "free nodes drawn at random (seed=N), the baseline of paper 004",
     .create = create_random, .destroy = destroy, .start = start, .expand = expand, .shrink = shrink,
-    .failing = failing, .outage_set = outage_set,
+    .failing = failing, .outage_set = outage_set, .node_name = node_name,
 };

@@ -112,6 +112,11 @@ int morph_place_outage_set(morph_place *place, int node, double p)
   return place->ops->outage_set ? place->ops->outage_set(place->ctx, node, p) : MORPH_ENOSYS;
 }
 
+const char *morph_place_node_name(const morph_place *place, int node)
+{
+  return place && place->ops->node_name ? place->ops->node_name(place->ctx, node) : NULL;
+}
+
 const char *morph_place_errmsg(const morph_place *place)
 {
   return place ? place->errmsg : "";

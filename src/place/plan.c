@@ -159,7 +159,20 @@ static int fit_shrink(morph__plan *pl, const morph_policy_action *a, const morph
   return MORPH_OK;
 }
 
-static int run_op(morph_place *place, morph__plan *pl, const morph_policy_action *a)
+/* An EXPAND takes only nodes at or above the job's expand_from (Slurm's
+ * batch host rule: docs/slurm.md); asking for more than is free there, it
+ * is trimmed to what is. Units free below stay free for later actions. */
+static void trim_expand(morph__plan *pl, morph_policy_action *a, const morph_policy_job *job)
+{
+  pl->floor = job->expand_from > 0 ? job->expand_from : 0;
+  long avail = 0;
+  for (int i = pl->floor; i < pl->snap->nnodes; i++)
+    avail += morph__plan_free_units(pl, i);
+  if (a->to - a->from > avail)
+    a->to = a->from + (int)avail;
+}
+
+static int run_op(morph_place *place, morph__plan *pl, morph_policy_action *a)
 {
   const morph_policy_snapshot *snap = pl->snap;
   int reuse = 0, rc;
@@ -175,7 +188,10 @@ static int run_op(morph_place *place, morph__plan *pl, const morph_policy_action
       rc = morph__plan_fail(pl, MORPH_EBUSY, "action %d: expand of job %ld needs %d free units, "
                             "%ld are free", pl->act, (long)a->job, a->to - a->from, pl->total_free);
     if (rc == MORPH_OK)
+      trim_expand(pl, a, &snap->running[a->job_index]);
+    if (rc == MORPH_OK && a->to > a->from)
       rc = place->ops->expand(pl, &snap->running[a->job_index], a->to - a->from);
+    pl->floor = 0;
   } else if (a->op == MORPH_POLICY_SHRINK) {
     rc = check_resize(pl, a);
     if (rc == MORPH_OK)
@@ -204,6 +220,24 @@ static int place_all(morph_place *place, morph__plan *pl)
     rc = run_op(place, pl, &out->v[i]);
   }
   return rc;
+}
+
+/* Removes the EXPANDs trimmed to nothing (to == from); the `depends` of
+ * the actions after them follow. */
+static void drop_empty(morph_policy_actions *out)
+{
+  int n = 0;
+  for (int i = 0; i < out->n; i++) {
+    morph_policy_action *a = &out->v[i];
+    if (a->op == MORPH_POLICY_EXPAND && a->to == a->from) {
+      for (int j = i + 1; j < out->n; j++)
+        if (out->v[j].depends > n)
+          out->v[j].depends--;
+      continue;
+    }
+    out->v[n++] = *a;
+  }
+  out->n = n;
 }
 
 static void clear_pieces(morph_policy_actions *actions)
@@ -236,6 +270,8 @@ int morph_place_actions(morph_place *place, const morph_policy_snapshot *snap,
     rc = pool_init(&pl);
   if (rc == MORPH_OK)
     rc = place_all(place, &pl);
+  if (rc == MORPH_OK)
+    drop_empty(actions);
   if (rc)
     clear_pieces(actions);
   return rc;

@@ -77,6 +77,11 @@ typedef struct morph__backend_view {
   int nrunning;
   const morph_policy_job *pending; /* in the backend's queue order */
   int npending;
+  int grow_above_master; /* 1: morphd's jobs grow only onto nodes numbered
+                            above their first node (Slurm 22.05: a job grown
+                            below its batch host may end NODE_FAIL,
+                            docs/slurm.md); placement gets it as
+                            morph_policy_job.expand_from */
 } morph__backend_view;
 
 typedef enum morph__backend_event_kind {
@@ -164,8 +169,9 @@ typedef struct morph__backend_ops {
   /* Asks that pieces be added to a running job's allocation. MORPH_OK: a
    * GROWN event follows; until then morphd counts the pieces as the job's.
    * Errors (no event, nothing booked): MORPH_EBUSY (taken now),
-   * MORPH_ESTATE (the resource manager is ending the job), MORPH_EINVAL,
-   * MORPH_ENOSYS. */
+   * MORPH_ESTATE (the resource manager is ending the job), MORPH_EINVAL
+   * (also: a piece below the job's first node where the view says
+   * grow_above_master), MORPH_ENOSYS. */
   int (*grow)(morph__backend *b, const morph__job *job, int req, const morph__alloc *pieces);
 
   /* Asks that pieces the job holds go back once the processes on them are

@@ -62,11 +62,13 @@ static void fill_limits(morph_policy_job *p, const morph__job *job)
                       : -1;
 }
 
-static void fill_running(morph_policy_job *p, const morph__job *job)
+static void fill_running(morph_policy_job *p, const morph__job *job,
+                         const morph__backend_view *v)
 {
   fill_limits(p, job);
   p->size = units(job, job->size);
   p->alloc = job->alloc.v, p->nalloc = job->alloc.n;
+  p->expand_from = v->grow_above_master && job->alloc.n > 0 ? job->alloc.v[0].node + 1 : 0;
   p->start_time = job->start;
   p->last_change = job->last_change;
   /* Not yet connected, not yet malleable (no HELLO of its own) or busy:
@@ -85,7 +87,7 @@ static void add_jobs(morph__daemon *d, const morph__backend_view *v, snap_buf *b
     morph__job *job = d->jobs[i];
     if (job->state == MORPH__J_RUNNING) {
       b->run[b->s.nrunning] = job;
-      fill_running(&b->s.running[b->s.nrunning++], job);
+      fill_running(&b->s.running[b->s.nrunning++], job, v);
     } else if (job->state == MORPH__J_PENDING) {
       b->pend[b->s.npending] = job;
       fill_limits(&b->s.pending[b->s.npending++], job);

@@ -82,6 +82,34 @@ static int backend_and_policy(morph__daemon *d)
   return MORPH_OK;
 }
 
+/* Snapshot node i is the placement's topology node i (the backend's node
+ * order: the hostfile's, Slurm's node table): a topology naming other
+ * hosts, or the same in another order, would place jobs on the wrong
+ * nodes, so it is refused. One of another size is placed first fit by the
+ * stage: said once here. */
+static int topology_matches(morph__daemon *d)
+{
+  morph__backend_view v;
+  int n = 0;
+  while (morph_place_node_name(d->place, n))
+    n++;
+  if (n == 0 || morph__backend_read(d->be, &v) != MORPH_OK)
+    return MORPH_OK; /* no topology file; an unreadable backend is journal()'s to report */
+  if (n != v.nnodes) {
+    morph__say(&d->log, 0, "warning: the placement's topology has %d nodes, the %s backend %d: "
+               "jobs are placed first fit", n, morph__backend_name(d->be), v.nnodes);
+    return MORPH_OK;
+  }
+  for (int i = 0; i < n; i++)
+    if (strcmp(morph_place_node_name(d->place, i), v.nodes[i].host))
+      return fail(d, MORPH_EINVAL, "placement topology: node %d is '%s' where the %s backend's "
+                  "node %d is '%s': list the topology's nodes as the backend numbers them (%s)",
+                  i, morph_place_node_name(d->place, i), morph__backend_name(d->be), i,
+                  v.nodes[i].host, v.unit == MORPH_POLICY_UNIT_NODE ? "Slurm's node table order"
+                                                                     : "the hostfile's order");
+  return MORPH_OK;
+}
+
 /* A live morphd answers on the socket; a stale socket file does not. */
 static int another_daemon(const char *sock)
 {
@@ -188,6 +216,8 @@ int morph__daemon_init(morph__daemon *d, const morph__daemon_opts *opt)
   int rc = paths(d);
   if (rc == MORPH_OK)
     rc = backend_and_policy(d);
+  if (rc == MORPH_OK)
+    rc = topology_matches(d);
   if (rc == MORPH_OK && another_daemon(d->sock))
     rc = fail(d, MORPH_EBUSY, "morphd is already running at %s", d->sock);
   if (rc == MORPH_OK)

@@ -85,6 +85,7 @@ static int sl_read(morph__backend *b, morph__backend_view *v)
   v->nodes = s->nodes, v->nnodes = s->nnodes;
   v->running = s->running, v->nrunning = s->nrunning;
   v->pending = s->pending, v->npending = s->npending;
+  v->grow_above_master = 1; /* the batch host is a claimed job's first node */
   return MORPH_OK;
 }
 
@@ -185,6 +186,26 @@ static int all_free(const morph__sl *s, const morph__alloc *pieces)
   return pieces->n > 0;
 }
 
+/* True if every piece is numbered above job j's batch host. Slurm 22.05
+ * refreshes a batch job's "last active" time only from its lowest-numbered
+ * node and checks it from its batch host: a job grown onto a node below
+ * its batch host ends NODE_FAIL at the next node registration
+ * (docs/slurm.md). Placement keeps grows above it (expand_from); this is
+ * the backend's own guard. */
+static int above_batch_host(const morph__sl *s, const slurm_job_info_t *j,
+                            const morph__alloc *pieces)
+{
+  int batch = j->batch_host ? morph__sl_node_index(s, j->batch_host) : -1;
+  for (int k = 0; k < pieces->n; k++)
+    if (pieces->v[k].node <= batch) {
+      morph__say(s->log, 0, "job %u: no grow onto %s, numbered below its batch host %s "
+                 "(Slurm would end the job NODE_FAIL)", j->job_id,
+                 s->nodes[pieces->v[k].node].host, j->batch_host);
+      return 0;
+    }
+  return 1;
+}
+
 static int sl_grow(morph__backend *b, const morph__job *job, int req, const morph__alloc *pieces)
 {
   morph__sl *s = self(b);
@@ -198,6 +219,8 @@ static int sl_grow(morph__backend *b, const morph__job *job, int req, const morp
     return MORPH_ESTATE;
   if (!all_free(s, pieces))
     return MORPH_EBUSY;
+  if (!above_batch_host(s, j, pieces))
+    return MORPH_EINVAL;
   if (morph__alloc_copy(&c->grow, pieces) != MORPH_OK ||
       morph__alloc_add_all(&c->holds, pieces) != MORPH_OK)
     return MORPH_ENOMEM;

@@ -29,6 +29,8 @@ typedef struct fake {
   morph__backend_event q[8];
   int nq;
   int grows, releases, starts, stops;
+  int above; /* the view's grow_above_master (Slurm's batch host rule) */
+  morph__alloc grown; /* the pieces of the last grow */
 } fake;
 
 static fake *self(morph__backend *b)
@@ -52,6 +54,7 @@ static int fake_read(morph__backend *b, morph__backend_view *v)
   v->unit = MORPH_POLICY_UNIT_SLOT;
   v->nodes = self(b)->nodes;
   v->nnodes = 2;
+  v->grow_above_master = self(b)->above;
   return MORPH_OK;
 }
 
@@ -74,6 +77,7 @@ static int fake_grow(morph__backend *b, const morph__job *job, int req, const mo
   (void)job, (void)req;
   book(self(b), pieces, 1); /* asked for: nobody else gets them meanwhile */
   self(b)->grows++;
+  morph__alloc_copy(&self(b)->grown, pieces);
   return MORPH_OK;
 }
 
@@ -166,6 +170,7 @@ static rig *rig_new(const morph__backend_ops *ops)
 
 static void rig_free(rig *r)
 {
+  morph__alloc_free(&r->f.grown);
   morph__daemon_fini(&r->d);
   close(r->peer);
   char path[128];
@@ -289,6 +294,34 @@ static void seam_grow_granted_later_then_acked(void **state)
   rig_free(r);
 }
 
+/* A backend whose jobs grow only above their first node (Slurm's batch
+ * host rule): a job on node2 with node1 free is not grown; the same job
+ * on node1 grows onto node2; without the rule the job on node2 grows onto
+ * node1. */
+static int decide_grows(int above, const char *alloc, const char *want)
+{
+  rig *r = rig_new(&fake_ops);
+  r->f.above = above;
+  assert_int_equal(morph_place_create("firstfit", NULL, 0, &r->d.place), MORPH_OK);
+  morph__job *j = job_add(r, MORPH__J_RUNNING, alloc);
+  j->pref = 4;
+  assert_int_equal(morph__sched_decide(&r->d), MORPH_OK);
+  int grows = r->f.grows;
+  if (want)
+    assert_alloc(&r->f.grown, want);
+  assert_int_equal(morph__jobs_check_books(&r->d), MORPH_OK);
+  rig_free(r);
+  return grows;
+}
+
+static void seam_grow_only_above_the_master_when_the_backend_says_so(void **state)
+{
+  (void)state;
+  assert_int_equal(decide_grows(1, "1:2", NULL), 0);
+  assert_int_equal(decide_grows(1, "0:2", "1:2"), 1);
+  assert_int_equal(decide_grows(0, "1:2", "0:2"), 1);
+}
+
 /* A grow the backend refuses later fails the resize, but not because of
  * the job: it does not count against max_failed_resizes. */
 static void seam_grow_refused_later_is_not_the_jobs_failure(void **state)
@@ -410,6 +443,7 @@ int main(int argc, char **argv)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(seam_grow_granted_later_then_acked),
+    cmocka_unit_test(seam_grow_only_above_the_master_when_the_backend_says_so),
     cmocka_unit_test(seam_grow_refused_later_is_not_the_jobs_failure),
     cmocka_unit_test(seam_waiting_start_needs_the_release_not_the_ack),
     cmocka_unit_test(seam_node_down_fails_its_jobs_with_the_reason),

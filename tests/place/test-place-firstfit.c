@@ -78,6 +78,22 @@ static const place_case cases[] = {
     CASE("expand-after-start-takes-what-is-left",
          "unit slot; nodes 2 2; run 1 malleable 1 1 1 4 @ 0:1; pend 2 rigid 2",
          "start 2 2; expand 1 1->2", "start 2 2 @0:1,1:1; expand 1 1->2 @1:1"),
+    /* expand_from (Slurm's batch host rule, docs/slurm.md): an expansion
+     * takes only nodes at or above it, trimmed to what is free there, and
+     * is dropped when nothing is (a later START's dep follows). */
+    CASE("expand-only-above-expand-from", "nodes 5 1; run 1 malleable 1 1 1 4 from=3 @ 2",
+         "expand 1 1->2", "expand 1 1->2 @3"),
+    CASE("expand-trimmed-to-free-above-expand-from",
+         "nodes 5 1; run 1 malleable 1 1 1 4 from=3 @ 2", "expand 1 1->4",
+         "expand 1 1->3 @3,4"),
+    CASE("expand-dropped-when-nothing-free-above",
+         "nodes 5 1; run 1 malleable 1 1 1 4 from=4 @ 3; run 2 malleable 2 1 1 4 @ 0,4; "
+         "pend 3 rigid 1",
+         "expand 1 1->2; shrink 2 2->1 up; start 3 1 dep=1",
+         "shrink 2 2->1 @4; start 3 1 dep=0 @4"),
+    CASE("expand-below-left-free-for-next-action",
+         "nodes 5 1; run 1 malleable 1 1 1 4 from=4 @ 3; pend 2 rigid 2",
+         "expand 1 1->3; start 2 2", "expand 1 1->2 @4; start 2 2 @0,1"),
     /* Actions that do not fit or do not match the snapshot. */
     CASE("start-too-large", "nodes 2 1; pend 2 rigid 3", "start 2 3",
          "EBUSY: needs 3 free units, 2 are free"),

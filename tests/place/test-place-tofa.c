@@ -32,6 +32,24 @@ static const place_case cases[] = {
      * neighbours 1, 2 above, 9, 10 below; the first on ties). */
     CASE("tofa-expand-next-to-the-job", "tofa", TORUS,
          "nodes 16 1; run 1 malleable 2 1 1 8 @ 5,6", "expand 1 2->4", "expand 1 2->4 @1,2"),
+    /* Above the batch host only (expand_from): node 5's nearest free
+     * neighbour numbered 6 or more is 6; 7 or more, 9. */
+    CASE("tofa-expand-above-expand-from", "tofa", TORUS,
+         "nodes 16 1; run 1 malleable 1 1 1 8 from=6 @ 5", "expand 1 1->2", "expand 1 1->2 @6"),
+    CASE("tofa-expand-above-expand-from-skips-lower-neighbours", "tofa", TORUS,
+         "nodes 16 1; run 1 malleable 1 1 1 8 from=7 @ 5", "expand 1 1->2", "expand 1 1->2 @9"),
+    /* data/line4.topo, the Slurm case's line node1 - node4 - node3 - node2
+     * (indices 0 - 3 - 2 - 1): a grow from node1 takes node4 then node3,
+     * not node2; a shrink gives back the farthest, node3, not the last
+     * node Slurm lists (node4). */
+    CASE("tofa-line-expand-nearest-not-first-free", "tofa", "topology=data/line4.topo",
+         "nodes 4 1; run 1 malleable 1 1 1 3 @ 0", "expand 1 1->3", "expand 1 1->3 @3,2"),
+    CASE("tofa-line-shrink-farthest", "tofa", "topology=data/line4.topo",
+         "nodes 4 1; run 1 malleable 3 1 1 3 @ 0,3,2", "shrink 1 3->2", "shrink 1 3->2 @2"),
+    /* A job whose batch host is node3 (index 2) may grow onto node4 only,
+     * not onto its other neighbour node2: trimmed to one node. */
+    CASE("tofa-line-expand-above-batch-host", "tofa", "topology=data/line4.topo",
+         "nodes 4 1; run 1 malleable 1 1 1 3 from=3 @ 2", "expand 1 1->3", "expand 1 1->2 @3"),
     CASE("greedy-expand-next-to-the-job", "greedy", TORUS,
          "nodes 16 1; run 1 malleable 2 1 1 8 @ 5,6", "expand 1 2->4", "expand 1 2->4 @1,2"),
     /* Shrinking: the node likely to fail first, then the farthest from

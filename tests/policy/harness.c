@@ -46,6 +46,8 @@ static void parse_key(morph_policy_job *j, const char *w)
     j->failed_resizes = (int)a;
   else if (sscanf(w, "submit=%lf", &a) == 1)
     j->submit_time = a;
+  else if (sscanf(w, "from=%lf", &a) == 1)
+    j->expand_from = (int)a;
   else
     fail_msg("unknown key '%s'", w);
 }

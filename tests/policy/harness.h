@@ -11,7 +11,8 @@
  *
  * KIND is rigid | moldable | malleable | flexible. Keys: wall, start, last
  * (last change), period (sched_period), resizing, to (resize_to: where the
- * resize in progress goes), failed, mtct=AVG/TREND, eff (efficiency), submit. `@ 0,1` books whole nodes 0 and 1; `@ 0:2,1:1` books slots. A
+ * resize in progress goes), failed, mtct=AVG/TREND, eff (efficiency), submit, from (expand_from: the
+ * lowest node an expansion may take). `@ 0,1` books whole nodes 0 and 1; `@ 0:2,1:1` books slots. A
  * running job's request defaults to its size.
  *
  * The policy decides, then firstfit places (test_place()); actions are

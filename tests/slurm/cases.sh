@@ -193,7 +193,7 @@ morphd_start() {
     ADDR=$MORPH_CLUSTER_HEAD:$((20000 + RANDOM % 20000))
   fi
   timeout 400 bash "$SLURM" exec "$BIN/morph-daemon" --backend slurm --dir "$MD" \
-    --socket "$ADDR" --interval 1 -v >>"$MD/morphd.log" 2>&1 &
+    --socket "$ADDR" --interval 1 -v ${MORPHD_OPTS[@]+"${MORPHD_OPTS[@]}"} >>"$MD/morphd.log" 2>&1 &
   MDWRAP=$!
   for ((i = 0; i < 100; i++)); do
     MDPID=$(morph status --json 2>/dev/null | sed -n 's/^ *"pid": \([0-9]*\),*$/\1/p')
@@ -290,12 +290,12 @@ case_morphd_slurmctld_down() {
 
 need_jacobi() { [ -x "$BIN/jacobi.ompi" ] || { echo "no jacobi.ompi: skipped"; exit 77; }; }
 
-# submit_morph NAME MIN MAX ITERS: a Jacobi job through morph submit
-# --slurm (2 processes a node, starting at MIN, limits MIN-MAX), its output
-# in $MD/NAME.out; its id in JOB.
+# submit_morph NAME MIN MAX ITERS [JACOBI-OPTION...]: a Jacobi job through
+# morph submit --slurm (2 processes a node, starting at MIN, limits
+# MIN-MAX), its output in $MD/NAME.out; its id in JOB.
 submit_morph() {
   JOB=$(s "$BIN/morph" submit --slurm --server "$ADDR" --ppn 2 -n "$2" --min "$2" --max "$3" \
-    --pref "$2" -J "$1" -o "$MD/$1.out" -q "$BIN/jacobi.ompi" --iters "$4" --delay-ms 40) ||
+    --pref "$2" -J "$1" -o "$MD/$1.out" -q "$BIN/jacobi.ompi" --iters "$4" --delay-ms 40 "${@:5}") ||
     fail "morph submit --slurm $1"
   JOBS+=("$JOB")
 }
@@ -600,6 +600,98 @@ case_down() {
   fi
   timeout 10 bash "$SLURM" status >/dev/null
   expect_eq "status after down" $? 3
+}
+
+# --- placement on Slurm (issue 10 item 3) -----------------------------------
+
+# Slurm's 4 nodes on a line node1 - node4 - node3 - node2 (tests/place/data):
+# from node1 the nearest node is node4, where Slurm (and firstfit) would
+# take node2, the first free one.
+PLACE_TOPO=$(cd "$(dirname "$0")/../place/data" && pwd)/line4.topo
+
+# ranks_at LOG SIZE first|last: "host host ..." of ranks 0..SIZE-1.
+ranks_at() { ranks_on "$1" "$2" "$3" | tr ' ' '\n' | cut -d: -f2 | xargs; }
+
+# placed_job NAME ITERS BATCH-HOST K NODES: a Jacobi job (2 processes a
+# node, 1-3 nodes, --hosts) that starts on BATCH-HOST and that morphd grows
+# to K nodes, NODES as squeue writes them; its id in JOB.
+placed_job() {
+  submit_morph "$1" 2 6 "$2" --hosts
+  wait_for "job $JOB running" 60 is_running "$JOB"
+  expect_eq "batch host of $JOB" "$(nodes_of "$JOB")" "$3"
+  wait_for "job $JOB grown to $4 nodes" 120 count_is "$JOB" "$4"
+  expect_eq "nodes of $JOB after the grow" "$(nodes_of "$JOB")" "$5"
+}
+
+# A malleable Jacobi job (2 processes a node, 1-3 nodes) starts on node1;
+# morphd with tofa and the line topology grows it onto node4 and node3
+# (expander --nodelist), not node2; a foreign -N2 job makes it shrink by
+# one node, and the placement gives back node3, the farthest, keeping
+# node1 and node4 (Slurm's own NumNodes=2 would keep node1 and node3).
+# Each rank's host (--hosts) is where the placement said, after the grow
+# and after the shrink. Then the batch host rule: a job whose batch host is
+# node3 grows onto node4 but not onto node1 or node2 once they are free.
+case_morphd_placement() {
+  local j f out grown
+  need_jacobi
+  [ -r "$PLACE_TOPO" ] || fail "no topology $PLACE_TOPO"
+  MORPHD_OPTS=(--placement tofa --topology "$PLACE_TOPO")
+  morphd_start
+  morphd_trap
+  wait_for "every node allocatable" 90 all_allocatable
+  placed_job placed 400 node1 3 "node[1,3-4]"
+  j=$JOB
+  grep "job $j: expander" "$MD/morphd.log"
+  grep -q "job $j: expander [0-9]* asks for node4" "$MD/morphd.log" ||
+    fail "the first expander of $j did not ask for node4"
+  grep -q "job $j: expander [0-9]* asks for .*node2" "$MD/morphd.log" &&
+    fail "an expander of $j asked for node2"
+  f=$(s sbatch --parsable -N2 --exclusive -o /dev/null --wrap 'sleep 600') || fail "sbatch foreign"
+  JOBS+=("$f")
+  wait_for "job $j shrunk to 2 nodes" 120 count_is "$j" 2
+  expect_eq "nodes of $j after the shrink" "$(nodes_of "$j")" "node[1,4]"
+  wait_for "foreign job $f running" 60 is_running "$f"
+  expect_eq "nodes of the foreign job $f" "$(nodes_of "$f")" "node[2-3]"
+  expect_passed "$j" placed
+  out=$MD/placed.out
+  grep "morph run: job\|^it [0-9]*: rank" "$out" | tail -n 24
+  expect_eq "ranks of $j at start" "$(ranks_at "$out" 2 first)" "node1 node1"
+  grown=$(ranks_at "$out" 6 first)
+  [ "$grown" = "node1 node1 node4 node4 node3 node3" ] ||
+    [ "$grown" = "node1 node1 node3 node3 node4 node4" ] || fail "ranks of $j grown to 6: '$grown'"
+  expect_eq "ranks of $j after the shrink" "$(ranks_at "$out" 4 last)" "node1 node1 node4 node4"
+  grep -q "leavers were on node3:2" "$out" || fail "the leavers of $j were not on node3"
+  expect_eq "accounting of $j" "$(s sacct -n -X -j "$j" -o State | tail -n1 | xargs)" COMPLETED
+  s scancel "$f"
+  wait_for "every node idle" 60 idle_count_is $N
+  placement_batch_host_rule
+  morphd_check
+}
+
+# A foreign -N2 job holds node1 and node2, so the morph job starts on
+# node3; it grows onto node4; once node1 and node2 are free it stays on
+# node[3-4] (below its batch host: Slurm 22.05 would end it NODE_FAIL,
+# docs/slurm.md) and ends COMPLETED.
+placement_batch_host_rule() {
+  local j f
+  wait_for "every node allocatable" 90 all_allocatable
+  f=$(s sbatch --parsable -N2 --exclusive -o /dev/null --wrap 'sleep 600') || fail "sbatch foreign"
+  JOBS+=("$f")
+  wait_for "foreign job $f running" 60 is_running "$f"
+  placed_job above 600 node3 2 "node[3-4]"
+  j=$JOB
+  s scancel "$f"
+  wait_for "foreign job $f gone" 60 is_gone "$f"
+  sleep 15 # several decisions with node1 and node2 free
+  expect_eq "nodes of $j with node1 and node2 free" "$(nodes_of "$j")" "node[3-4]"
+  grep -q "job $j: expander [0-9]* asks for .*node[12]\b" "$MD/morphd.log" &&
+    fail "an expander of $j asked for a node below its batch host"
+  # The placement kept the grow above the batch host, not the backend's guard.
+  grep -q "job $j: no grow onto" "$MD/morphd.log" &&
+    fail "placement chose a node below the batch host of $j: $(grep "job $j: no grow onto" "$MD/morphd.log" | head -n 3)"
+  expect_passed "$j" above
+  expect_eq "ranks of $j at the end" "$(ranks_at "$MD/above.out" 4 last)" "node3 node3 node4 node4"
+  expect_eq "accounting of $j" "$(s sacct -n -X -j "$j" -o State | tail -n1 | xargs)" COMPLETED
 }
 
 fn=case_${CASE//-/_}
