@@ -5,6 +5,7 @@
 
 #include "child.h"
 #include "decision.h"
+#include "leave.h"
 #include "morph/error.h"
 #include "mpirun.h"
 #include "state.h"
@@ -38,9 +39,36 @@ static void give_up(struct morph__launch *r, const char *why)
   r->exit_code = r->mpirun_code ? r->mpirun_code : 1;
 }
 
+/* A shrink whose RESIZE names the hosts its processes leave restarts on
+ * a hostfile without their slots (leave.h): a host the job leaves whole
+ * gets no Open MPI daemon, so its death later cannot end the job. On an
+ * error the hostfile stays as it was, with a word in the log. */
+static void leave_hosts(struct morph__launch *r)
+{
+  const char *hf = r->opt->cmd.hostfile;
+  r->hostfile_before = hf;
+  r->gone[0] = '\0';
+  if (!hf || !r->dec.leave[0])
+    return;
+  char path[PATH_MAX], err[512];
+  snprintf(path, sizeof path, "%.*s/hosts.%d", (int)sizeof path - 24, r->dir, r->seq + 1);
+  int rc = morph__launch_hostfile_leave(hf, r->dec.leave, path, r->gone, sizeof r->gone, err,
+                                        sizeof err);
+  if (rc != MORPH_OK) {
+    morph__say(&r->log, 0, "relaunching on %s as it is: %s", hf, err);
+    return;
+  }
+  char *mine = r->hostfile[hf == r->hostfile[0]];
+  snprintf(mine, sizeof r->hostfile[0], "%s", path);
+  r->opt->cmd.hostfile = mine;
+  if (r->gone[0])
+    morph__say(&r->log, 0, "relaunching without %s (%s left it): %s", r->gone, r->dec.leave, path);
+}
+
 static void rollback(struct morph__launch *r, int outcome, const char *why)
 {
   morph__launch_child_kill_leftovers(r->opt->grace);
+  r->opt->cmd.hostfile = r->hostfile_before;
   r->rollback_outcome = outcome;
   snprintf(r->rollback_note, sizeof r->rollback_note, "relaunch at %d failed (%s)",
            r->restart_size, why);
@@ -56,6 +84,7 @@ static void rollback(struct morph__launch *r, int outcome, const char *why)
 static void restart(struct morph__launch *r)
 {
   morph__launch_child_kill_leftovers(r->opt->grace);
+  leave_hosts(r);
   if (morph__launch_mpirun_start(r, r->restart_size, r->checkpoint) != MORPH_OK) {
     rollback(r, MORPH_ESPAWN, "mpirun did not start");
     return;
@@ -87,6 +116,10 @@ void morph__launch_relaunch_hello(struct morph__launch *r)
   r->phase = MORPH__LAUNCH_PH_RUNNING;
   r->phase_deadline = 0;
   if (ph == MORPH__LAUNCH_PH_RESTART) {
+    /* The restarted job does not run on the hosts it left: their loss
+     * is no loss of the job's any more. */
+    if (r->gone[0] && morph__launch_watch_drop(&r->mon.watch, r->gone) > 0)
+      morph__say(&r->log, 1, "no longer watching %s", r->gone);
     if (size != r->restart_size)
       morph__say(&r->log, 0, "the relaunched job has %d processes, not %d", size, r->restart_size);
     morph__launch_decision_done(r, MORPH_OK, size, NULL);
