@@ -321,4 +321,23 @@ case_submit_matrix_journaled_bad_file_named() {
   echo "PASS: matrix journaled and kept, bad file named: $(cat "$T/err")"
 }
 
+# A workload's "matrix" (docs/workload.md): resolved against the workload
+# file's folder (morph workload runs from another one), sent with the job
+# and journaled as morph submit --matrix's is.
+case_workload_matrix_journaled() {
+  start_daemon --slots 4 --interval 0.5
+  mkdir -p "$T/wl"
+  printf '%%%%MatrixMarket matrix coordinate integer general\n2 2 2\n1 2 700\n2 1 300\n' > "$T/wl/m.mtx"
+  cat > "$T/wl/w.json" << 'EOF2'
+{"jobs": [
+  {"submit": 0, "kind": "fixed", "app": "jacobi", "request": 2, "min": 2, "pref": 2, "max": 2,
+   "args": ["--iters", "20"], "matrix": "m.mtx"}
+]}
+EOF2
+  (cd "$T" && timeout 120 "$MORPH" workload run -d "$D" wl/w.json) > "$T/out" 2>&1 || fail "workload run: $(tail -3 "$T/out")"
+  [ "$(q "SELECT traffic FROM jobs WHERE id = 1")" = "2 [0,700,300,0]" ] || fail "traffic: $(q "SELECT traffic FROM jobs")"
+  passed 1
+  echo "PASS: the workload's matrix journaled: $(q "SELECT traffic FROM jobs WHERE id = 1")"
+}
+
 "case_$1"
