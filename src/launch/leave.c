@@ -71,6 +71,20 @@ static int filter(const char *in, morph__hostlist *left, char **buf, char *gone,
   return rc;
 }
 
+/* 1 if a line of the hostfile text names `host`. */
+static int named(const char *text, const char *host)
+{
+  char line[1024], why[160];
+  for (const char *p = text; p && *p; p += strcspn(p, "\n"), p += *p == '\n') {
+    size_t n = strcspn(p, "\n");
+    snprintf(line, sizeof line, "%.*s", (int)(n < sizeof line ? n : sizeof line - 1), p);
+    struct morph__hostline h;
+    if (morph__hostline_parse(line, &h, why, sizeof why) == 1 && morph__host_same(h.host, host))
+      return 1;
+  }
+  return 0;
+}
+
 static int write_all(const char *out, const char *text, char *err, size_t errsize)
 {
   FILE *f = fopen(out, "w");
@@ -106,5 +120,44 @@ int morph__launch_hostfile_leave(const char *in, const char *leave, const char *
   morph__hostlist_free(&left);
   if (rc != MORPH_OK)
     gone[0] = '\0';
+  return rc;
+}
+
+int morph__launch_hostfile_join(const char *in, const char *join, const char *out, char *added,
+                                size_t addedsize, char *err, size_t errsize)
+{
+  morph__hostlist j, none;
+  morph__hostlist_init(&j);
+  morph__hostlist_init(&none);
+  char *text = NULL, gone[8];
+  added[0] = err[0] = '\0';
+  int rc = morph__hostlist_parse(&j, join);
+  if (rc != MORPH_OK)
+    snprintf(err, errsize, "the joiners' hosts, '%.200s', are not a host list", join);
+  if (rc == MORPH_OK)
+    rc = filter(in, &none, &text, gone, sizeof gone, err, errsize);
+  size_t len = text ? strlen(text) : 0, used = 0;
+  for (int i = 0; rc == MORPH_OK && i < j.n; i++) {
+    if (named(text, j.v[i].host))
+      continue; /* in the file, or appended for an earlier run of the list */
+    char line[96];
+    int k = snprintf(line, sizeof line, "%s slots=%d\n", j.v[i].host,
+                     morph__hostlist_on(&j, j.v[i].host));
+    char *t = realloc(text, len + (size_t)k + 1);
+    if (!t) {
+      rc = MORPH_ENOMEM;
+      break;
+    }
+    memcpy(t + len, line, (size_t)k + 1);
+    text = t, len += (size_t)k;
+    k = snprintf(added + used, addedsize - used, "%s%s", used ? ", " : "", j.v[i].host);
+    used += k > 0 && (size_t)k < addedsize - used ? (size_t)k : 0;
+  }
+  if (rc == MORPH_OK && added[0])
+    rc = write_all(out, text, err, errsize);
+  free(text);
+  morph__hostlist_free(&j);
+  if (rc != MORPH_OK)
+    added[0] = '\0';
   return rc;
 }

@@ -1,5 +1,6 @@
 /*
- * The hostfile of a relaunch that leaves hosts. A shrink carried out by
+ * The hostfile of a relaunch that leaves hosts, and of one that comes
+ * back to them. A shrink carried out by
  * relaunch whose RESIZE names the hosts whose processes leave (morphd's
  * move off a failing node) restarts on a hostfile without those slots:
  * Open MPI 4.1's mpirun starts a daemon on every host of its hostfile and
@@ -24,5 +25,13 @@
  * left); out is then not written. */
 int morph__launch_hostfile_leave(const char *in, const char *leave, const char *out, char *gone,
                                  size_t gonesize, char *err, size_t errsize);
+
+/* The way back, for a relaunch that grows onto hosts the job left: writes
+ * to `out` the hostfile `in` followed by "host slots=N" for each host of
+ * `join` (the joiners' host list) that it does not name (their names go
+ * to `added`; "" and out not written when there is none). Errors as
+ * morph__launch_hostfile_leave, but for MORPH_ENOENT and MORPH_EINVAL. */
+int morph__launch_hostfile_join(const char *in, const char *join, const char *out, char *added,
+                                size_t addedsize, char *err, size_t errsize);
 
 #endif

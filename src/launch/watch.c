@@ -285,6 +285,20 @@ int morph__launch_watch_drop(struct morph__launch_watch *w, const char *names)
   return dropped;
 }
 
+int morph__launch_watch_add(struct morph__launch_watch *w, const char *names)
+{
+  int rc = MORPH_OK;
+  char name[64];
+  for (const char *p = names; w->script[0] && *p && rc == MORPH_OK; p += strcspn(p, ","),
+                  p += *p == ',') {
+    p += strspn(p, " ");
+    snprintf(name, sizeof name, "%.*s", (int)strcspn(p, ", "), p);
+    if (name[0])
+      rc = add_host(w, name);
+  }
+  return rc;
+}
+
 void morph__launch_watch_close(struct morph__launch_watch *w)
 {
   for (int i = 0; i < w->n; i++)

@@ -456,6 +456,26 @@ case_relaunch_checkpoint_dir() {
   grep -q "CHECK PASSED" "$T/local" || fail "no CHECK PASSED after the rollback"
 }
 
+# A relaunch that shrinks off a host restarts mpirun on a hostfile
+# without it (no Open MPI daemon there), and one that grows onto it again
+# gets it back (docs/run.md, "Relaunch"): Jacobi at 6 on node1..3, to 4
+# off node3, to 6 onto node3, each by relaunch from the shared folder.
+case_relaunch_off_and_onto_host() {
+  need_jacobi
+  run_on_hosts "$T/log" -n 6 --checkpoint-dir "$T" --schedule \
+    "4@it10:relaunch off node3:2,6@it20:relaunch onto node3:2" "$JACOBI" --iters 40 \
+    --delay-ms 50 --hosts
+  grep "morph run: \(job\|relaunching\|no longer\)\|CHECK" "$T/log"
+  expect_eq "morph run's status" "$RC" 0
+  grep -q "^CHECK PASSED" "$T/log" || fail "no CHECK PASSED: $(tail -5 "$T/log")"
+  grep -q "relaunching without node3 (node3:2 left it)" "$T/log" || fail "node3 not left out"
+  grep -q "starting: .*--hostfile [^ ]*/hosts.0 .* -n 4 " "$T/log" || fail "not restarted on the new hostfile"
+  grep -q "relaunching with node3 again (node3:2 joins)" "$T/log" || fail "node3 not taken back"
+  expect_eq "at 4" "$(placement "$T/log" 4 first)" "0:node1 1:node1 2:node2 3:node2"
+  expect_eq "at 6 again" "$(placement "$T/log" 6 last)" \
+    "0:node1 1:node1 2:node2 3:node2 4:node3 5:node3"
+}
+
 # Every example application (and the DMR front-end) across hosts: starts
 # with 2 processes on node1, grows live onto node2 and shrinks off it,
 # checked against a serial run. morph run names the leavers' hosts from the

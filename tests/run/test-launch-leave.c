@@ -86,6 +86,26 @@ static void test_errors_leave_no_file(void **state)
   assert_int_equal(leave("node1:1", gone, err), MORPH_EIO);
 }
 
+/* The way back: a grow onto node3, which the job left, appends it; hosts
+ * the file names stay as they are; nothing new writes nothing. */
+static void test_join_appends_only_hosts_left(void **state)
+{
+  (void)state;
+  char added[64], err[256];
+  put("node1 slots=2\nnode2 slots=2\n");
+  unlink(out);
+  assert_int_equal(morph__launch_hostfile_join(in, "node3,node2,node3", out, added, 64, err, 256),
+                   MORPH_OK);
+  assert_string_equal(slurp(out), "node1 slots=2\nnode2 slots=2\nnode3 slots=2\n");
+  assert_string_equal(added, "node3");
+  unlink(out);
+  assert_int_equal(morph__launch_hostfile_join(in, "node2:2", out, added, 64, err, 256), MORPH_OK);
+  assert_string_equal(added, "");
+  assert_null(slurp(out));
+  assert_int_equal(morph__launch_hostfile_join(in, "node2:x", out, added, 64, err, 256),
+                   MORPH_EPARSE);
+}
+
 static void test_watch_forgets_the_hosts_left(void **state)
 {
   (void)state;
@@ -104,6 +124,22 @@ static void test_watch_forgets_the_hosts_left(void **state)
   assert_int_equal(morph__launch_watch_drop(&w, ""), 0);
 }
 
+static void test_watch_takes_back_hosts_rejoined(void **state)
+{
+  (void)state;
+  struct morph__launch_watch w = {.h = NULL, .n = 0};
+  assert_int_equal(morph__launch_watch_add(&w, "node3"), MORPH_OK);
+  assert_int_equal(w.n, 0); /* it watches nothing: the job runs here only */
+  snprintf(w.script, sizeof w.script, "echo 0");
+  assert_int_equal(morph__launch_watch_add(&w, "node3, node4,node3"), MORPH_OK);
+  assert_int_equal(w.n, 2);
+  assert_string_equal(w.h[0].name, "node3");
+  assert_string_equal(w.h[1].name, "node4");
+  assert_int_equal(w.h[1].fd, -1);
+  assert_int_equal(w.h[1].count, -1);
+  morph__launch_watch_close(&w);
+}
+
 int main(void)
 {
   if (!mkdtemp(dir))
@@ -114,7 +150,9 @@ int main(void)
     cmocka_unit_test(test_host_left_whole_is_dropped),
     cmocka_unit_test(test_host_left_in_part_keeps_the_rest),
     cmocka_unit_test(test_errors_leave_no_file),
+    cmocka_unit_test(test_join_appends_only_hosts_left),
     cmocka_unit_test(test_watch_forgets_the_hosts_left),
+    cmocka_unit_test(test_watch_takes_back_hosts_rejoined),
   };
   int rc = cmocka_run_group_tests(tests, NULL, NULL);
   unlink(in);
