@@ -15,25 +15,39 @@
 #include "morph/topology.h"
 #include "place_harness.h"
 
-/* rank -> node of the START of a 4-process job, placed by `strategy`. */
-static void place4(const char *strategy, const uint64_t *traffic, int node[4])
+/* Places the one action `action` on snapshot `snap` with `strategy` on
+ * the 4x4 torus, the first pending job (pending) or running one having the
+ * n x n matrix `traffic` (NULL: none); node[] gets the nodes of the
+ * action's `count` pieces, each checked to have `slots` slots. */
+static void place_one(const char *strategy, const char *snap, int pending, const char *action,
+                      const uint64_t *traffic, int n, int count, int slots, int *node)
 {
   test_snap t;
-  test_snap_parse(&t, "nodes 16 1; run 1 rigid 1 @ 1; pend 2 rigid 4");
-  t.pending[0].traffic = traffic;
-  t.pending[0].traffic_n = traffic ? 4 : 0;
+  test_snap_parse(&t, snap);
+  morph_policy_job *job = pending ? &t.pending[0] : &t.running[0];
+  job->traffic = traffic;
+  job->traffic_n = traffic ? n : 0;
   morph_place_param p = {"topology", "data/torus44.topo"};
   morph_place *pl;
   assert_int_equal(morph_place_create(strategy, &p, 1, &pl), MORPH_OK);
   morph_policy_actions a;
   memset(&a, 0, sizeof a);
-  place_actions_parse(&t, "start 2 4", &a);
+  place_actions_parse(&t, action, &a);
   assert_int_equal(morph_place_actions(pl, &t.s, &a), MORPH_OK);
-  assert_int_equal(a.v[0].alloc_count, 4);
-  for (int r = 0; r < 4; r++)
+  assert_int_equal(a.v[0].alloc_count, count);
+  for (int r = 0; r < count; r++) {
+    assert_int_equal(a.allocs[a.v[0].alloc_first + r].slots, slots);
     node[r] = a.allocs[a.v[0].alloc_first + r].node;
+  }
   morph_policy_actions_free(&a);
   morph_place_destroy(pl);
+}
+
+/* rank -> node of the START of a 4-process job, placed by `strategy`. */
+static void place4(const char *strategy, const uint64_t *traffic, int node[4])
+{
+  place_one(strategy, "nodes 16 1; run 1 rigid 1 @ 1; pend 2 rigid 4", 1, "start 2 4", traffic, 4,
+            4, 1, node);
 }
 
 static int hops(int u, int v)
@@ -79,24 +93,8 @@ static void greedy_matrix_puts_talking_ranks_side_by_side(void **state)
  * `strategy` with the 8-process matrix `traffic` (NULL: none). */
 static void grow8(const char *strategy, const uint64_t *traffic, int node[2])
 {
-  test_snap t;
-  test_snap_parse(&t, "unit slot; nodes 16 2; run 1 malleable 4 2 8 8 @ 5:2,6:2");
-  t.running[0].traffic = traffic;
-  t.running[0].traffic_n = traffic ? 8 : 0;
-  morph_place_param p = {"topology", "data/torus44.topo"};
-  morph_place *pl;
-  assert_int_equal(morph_place_create(strategy, &p, 1, &pl), MORPH_OK);
-  morph_policy_actions a;
-  memset(&a, 0, sizeof a);
-  place_actions_parse(&t, "expand 1 4->8", &a);
-  assert_int_equal(morph_place_actions(pl, &t.s, &a), MORPH_OK);
-  assert_int_equal(a.v[0].alloc_count, 2);
-  for (int r = 0; r < 2; r++) {
-    assert_int_equal(a.allocs[a.v[0].alloc_first + r].slots, 2);
-    node[r] = a.allocs[a.v[0].alloc_first + r].node;
-  }
-  morph_policy_actions_free(&a);
-  morph_place_destroy(pl);
+  place_one(strategy, "unit slot; nodes 16 2; run 1 malleable 4 2 8 8 @ 5:2,6:2", 0,
+            "expand 1 4->8", traffic, 8, 2, 2, node);
 }
 
 /* The grow remaps with the job's matrix folded onto nodes (src/place/

@@ -30,17 +30,23 @@ static const char *write_file(const char *name, const char *text)
   return path;
 }
 
-/* Parses text and expects an EPARSE whose message contains want. */
-static void expect_parse_error(const char *text, const char *want)
+/* Expects rc to be EPARSE with a message containing want, and wl empty;
+ * destroys wl. */
+static void expect_eparse(morph_workload *wl, int rc, const char *want)
 {
-  morph_workload *wl = wl_new();
-  int rc = morph_workload_parse_json(wl, text, "w.json");
   if (rc != MORPH_EPARSE || !strstr(morph_workload_errmsg(wl), want))
     fprintf(stderr, "got %d '%s', want '%s'\n", rc, morph_workload_errmsg(wl), want);
   assert_int_equal(rc, MORPH_EPARSE);
   assert_non_null(strstr(morph_workload_errmsg(wl), want));
   assert_int_equal(wl->njobs, 0);
   morph_workload_destroy(wl);
+}
+
+/* Parses text and expects an EPARSE whose message contains want. */
+static void expect_parse_error(const char *text, const char *want)
+{
+  morph_workload *wl = wl_new();
+  expect_eparse(wl, morph_workload_parse_json(wl, text, "w.json"), want);
 }
 
 static void json_bad_kind_names_line_and_field(void **state)
@@ -224,13 +230,7 @@ static void json_matrix_resolved_against_the_file(void **state)
 static void expect_matrix_error(const char *sub, const char *job_line, const char *want)
 {
   morph_workload *wl = wl_new();
-  int rc = morph_workload_load_json(wl, matrix_workload(sub, job_line));
-  if (rc != MORPH_EPARSE || !strstr(morph_workload_errmsg(wl), want))
-    fprintf(stderr, "got %d '%s', want '%s'\n", rc, morph_workload_errmsg(wl), want);
-  assert_int_equal(rc, MORPH_EPARSE);
-  assert_non_null(strstr(morph_workload_errmsg(wl), want));
-  assert_int_equal(wl->njobs, 0);
-  morph_workload_destroy(wl);
+  expect_eparse(wl, morph_workload_load_json(wl, matrix_workload(sub, job_line)), want);
 }
 
 static void json_matrix_errors_name_file_line_field(void **state)
