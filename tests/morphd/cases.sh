@@ -321,6 +321,17 @@ case_submit_matrix_journaled_bad_file_named() {
   echo "PASS: matrix journaled and kept, bad file named: $(cat "$T/err")"
 }
 
+# --checkpoint-dir (the folder of proactive moves by relaunch) must be a
+# folder: a missing one is a clear error before anything starts.
+case_daemon_checkpoint_dir_not_a_folder() {
+  set +e
+  out=$("$MORPH" daemon -d "$D" --checkpoint-dir "$T/none" 2>&1); rc=$?
+  set -e
+  [ $rc = 1 ] && echo "$out" | grep -q -- "--checkpoint-dir $T/none: not a folder" || fail "$rc $out"
+  [ ! -e "$D/morphd.sock" ] && [ ! -e "$D/journal.db" ] || fail "left a socket or a journal behind"
+  echo "PASS: $out"
+}
+
 # A workload's "matrix" (docs/workload.md): resolved against the workload
 # file's folder (morph workload runs from another one), sent with the job
 # and journaled as morph submit --matrix's is.
