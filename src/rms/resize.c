@@ -115,14 +115,16 @@ static void leaver_hosts(morph__daemon *d, const morph__alloc *pieces, char *buf
 /* How a shrink is carried out: a move off a node the placement calls
  * failing is a relaunch (the job checkpoints to --checkpoint-dir and
  * morph run starts a new mpirun on a hostfile without the hosts it left)
- * when the job can and that folder is known. A live shrink would leave
+ * when the job can and that folder is known (the embedded backend passes
+ * it to morph run; the Slurm one does not). A live shrink would leave
  * mpirun's daemon on the node, and Open MPI 4.1's mpirun aborts every job
  * when one of its daemons dies, idle or not (docs/cluster.md). Else 0:
  * the job chooses. */
 static int shrink_mechanism(const morph__daemon *d, const morph__job *job,
                             const morph__alloc *pieces)
 {
-  if (!d->opt.checkpoint_dir || !(job->mechanisms & MORPH__MECH_BIT_RELAUNCH))
+  int embedded = !d->opt.backend || !strcmp(d->opt.backend, "embedded");
+  if (!embedded || !d->opt.checkpoint_dir || !(job->mechanisms & MORPH__MECH_BIT_RELAUNCH))
     return 0;
   for (int k = 0; k < pieces->n; k++)
     if (morph_place_failing(d->place, pieces->v[k].node))
