@@ -132,6 +132,10 @@ typedef struct morph_wjob {
   int argc;            /* arguments for real runs (argv[argc] == NULL) */
   char **argv;
   morph_model model;   /* for simulation */
+  char *matrix;        /* its communication matrix (Matrix Market file,
+                          docs/prof.md) for the placement; a JSON file's
+                          "matrix" resolved against the file's folder;
+                          NULL: none */
   int line;            /* line in the source file; 0 when generated */
 } morph_wjob;
 

@@ -35,7 +35,7 @@
  * The parts, one file each, listed from the bottom up: each calls only
  * parts listed before it, none calls back into the loop or the lifecycle,
  * and there are no callbacks.
- *   schedule.c mpicmd.c opts.c procs.c watch.c child.c signals.c   no context
+ *   schedule.c mpicmd.c opts.c procs.c watch.c child.c signals.c leave.c   no context
  *   state.c      the launch's clock and phase changes
  *   report.c     the CSV and the human line of each reconfiguration
  *   relay.c      the connection to morphd
@@ -79,6 +79,8 @@ struct morph__launch_decision {
   int mechanism;
   int64_t iteration; /* at_iteration sent (-1: now) */
   int move;          /* a move (RESIZE with `from`): size unchanged */
+  char leave[512];   /* a shrink's RESIZE hosts: whose processes leave */
+  char join[512];    /* a grow's RESIZE hosts: where joiners go */
   double sent;       /* run clock */
   double acked;      /* when the ACK arrived (0: not yet) */
   morph__msg ack;    /* the job's ACK, completed by settle/relaunch */
@@ -136,6 +138,13 @@ struct morph__launch {
   char rollback_note[256];
   char checkpoint[512];      /* RESTART/ROLLBACK: checkpoint in use */
   char old_checkpoints[8][512]; /* to remove at exit */
+  char hostdir[PATH_MAX];    /* private folder of those hostfiles; "": none yet */
+  char hostfile[2][PATH_MAX]; /* RESTART: the hostfile without the hosts
+                                the job left (leave.h), hostdir/hosts.0|1;
+                                two, so the one before stays for a rollback */
+  const char *hostfile_before; /* RESTART: the one to roll back to */
+  char gone[256];            /* RESTART: the hosts left out of it */
+  char added[256];           /* RESTART: the hosts added back to it */
   int n_old_checkpoints;
   struct morph__launch_decision dec;
   int settling;              /* waiting for the leavers of a live shrink */

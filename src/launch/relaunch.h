@@ -22,7 +22,8 @@ void morph__launch_relaunch_hello(struct morph__launch *r);
 /* Acts on an expired phase time limit: stops mpirun and moves on. */
 void morph__launch_relaunch_tick(struct morph__launch *r);
 
-/* Removes the checkpoints that failed or interrupted relaunches left. */
+/* Removes the checkpoints that failed or interrupted relaunches left, and
+ * the hostfiles of relaunches that left or rejoined hosts. */
 void morph__launch_checkpoints_remove(struct morph__launch *r);
 
 #endif

@@ -257,6 +257,48 @@ static void end_session(struct morph__launch_host *h)
   h->pid = 0;
 }
 
+/* 1 if `name` is one of the comma-separated names of `list`. */
+static int listed(const char *list, const char *name)
+{
+  size_t n = strlen(name);
+  for (const char *p = list; *p; p += strcspn(p, ","), p += *p == ',') {
+    p += strspn(p, " ");
+    if (strncmp(p, name, n) == 0 && (p[n] == ',' || p[n] == '\0' || p[n] == ' '))
+      return 1;
+  }
+  return 0;
+}
+
+int morph__launch_watch_drop(struct morph__launch_watch *w, const char *names)
+{
+  int k = 0;
+  for (int i = 0; i < w->n; i++) {
+    if (!listed(names, w->h[i].name)) {
+      w->h[k++] = w->h[i];
+      continue;
+    }
+    if (w->h[i].fd >= 0)
+      end_session(&w->h[i]);
+  }
+  int dropped = w->n - k;
+  w->n = k;
+  return dropped;
+}
+
+int morph__launch_watch_add(struct morph__launch_watch *w, const char *names)
+{
+  int rc = MORPH_OK;
+  char name[64];
+  for (const char *p = names; w->script[0] && *p && rc == MORPH_OK; p += strcspn(p, ","),
+                  p += *p == ',') {
+    p += strspn(p, " ");
+    snprintf(name, sizeof name, "%.*s", (int)strcspn(p, ", "), p);
+    if (name[0])
+      rc = add_host(w, name);
+  }
+  return rc;
+}
+
 void morph__launch_watch_close(struct morph__launch_watch *w)
 {
   for (int i = 0; i < w->n; i++)

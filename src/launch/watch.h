@@ -75,6 +75,16 @@ int morph__launch_watch_idle_lost(const struct morph__launch_watch *w, double no
 int morph__launch_watch_silent(const struct morph__launch_watch *w, double since, char *buf,
                                size_t size);
 
+/* Stops watching the hosts named in `names` ("node3, node4", as
+ * morph__launch_hostfile_leave lists them): the job no longer runs there,
+ * so their loss is none of its business. Returns how many were dropped. */
+int morph__launch_watch_drop(struct morph__launch_watch *w, const char *names);
+
+/* Watches the hosts named in `names` too ("node3, node4"): a relaunch
+ * came back to hosts it had left. Nothing when w watches no other host
+ * (the job runs here only). Errors: MORPH_ENOMEM. */
+int morph__launch_watch_add(struct morph__launch_watch *w, const char *names);
+
 /* Ends the sessions (SIGTERM, reaped within 1 s) and frees w; idempotent. */
 void morph__launch_watch_close(struct morph__launch_watch *w);
 

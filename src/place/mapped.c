@@ -18,7 +18,11 @@
  *    rule) and the rest grows from them as an EXPAND does.
  *  - EXPAND: morph_map_remap() from the job's nodes with a migration cost
  *    (parameter `migration`): the job's processes stay, the new ones go on
- *    the free nodes nearest to them.
+ *    the free nodes nearest to them, or, with the job's matrix, nearest to
+ *    the processes they talk to.
+ *  The job's matrix (one row per process) is folded into traffic between
+ *  the nodes mapped (fold.h) when it has a whole number of rows per unit
+ *  of the job's size after the change; otherwise every pair talks alike.
  *  - SHRINK: units on DOWN or DRAINING nodes go first, then units on nodes
  *    likely to fail (highest probability first), then the units farthest
  *    from the master's node, so what remains stays compact around it.
@@ -36,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fold.h"
 #include "internal.h"
 #include "morph/map.h"
 
@@ -207,6 +212,9 @@ typedef struct pick {
   int *avail, navail; /* free nodes (and the seeds), node order */
   int *old, *node;    /* per rank: seed node or -1; chosen node */
   int nseeds;
+  const morph_policy_alloc *held; /* the units the job holds, in its rank
+                                     order (slots: units), on the seeds */
+  int nheld;
 } pick;
 
 static void pick_free(pick *p)
@@ -216,8 +224,9 @@ static void pick_free(pick *p)
   free(p->node);
 }
 
-/* Fills p->avail with the seeds and the nodes with free units. */
-static int pick_init(morph__plan *pl, pick *p, const int *seeds, int nseeds)
+/* Fills p->avail with the seeds (the nodes of held) and the nodes with
+ * free units. */
+static int pick_init(morph__plan *pl, pick *p, const morph_policy_alloc *held, int nheld)
 {
   int n = pl->snap->nnodes;
   memset(p, 0, sizeof *p);
@@ -229,9 +238,10 @@ static int pick_init(morph__plan *pl, pick *p, const int *seeds, int nseeds)
     free(seen);
     return MORPH_ENOMEM;
   }
-  for (int i = 0; i < nseeds; i++)
-    if (!seen[seeds[i]])
-      seen[seeds[i]] = 1, p->old[p->nseeds++] = seeds[i];
+  p->held = held, p->nheld = nheld;
+  for (int i = 0; i < nheld; i++)
+    if (!seen[held[i].node])
+      seen[held[i].node] = 1, p->old[p->nseeds++] = held[i].node;
   for (int v = 0; v < n; v++)
     if (seen[v] || morph__plan_free_units(pl, v) > 0)
       p->avail[p->navail++] = v;
@@ -239,26 +249,60 @@ static int pick_init(morph__plan *pl, pick *p, const int *seeds, int nseeds)
   return MORPH_OK;
 }
 
+static int seed_rank(const pick *p, int node)
+{
+  int r = 0;
+  while (r < p->nseeds - 1 && p->old[r] != node)
+    r++;
+  return r;
+}
+
+/* The traffic between the mapping's ranks (the seeds, then k new nodes),
+ * folded from the job's matrix (fold.h): the units it holds on their
+ * seeds, then `units` new ones split evenly over the k new nodes in rank
+ * order (the booking fills them in that order; a node with fewer free
+ * units makes this an estimate). NULL: no matrix, or one whose size is
+ * not a whole number of rows per unit of the job's new size. */
+static uint64_t *node_traffic(const morph_policy_job *job, const pick *p, int k, int units)
+{
+  int n = units;
+  for (int i = 0; i < p->nheld; i++)
+    n += p->held[i].slots;
+  int *owner = job->traffic ? malloc(sizeof(int) * (size_t)n) : NULL;
+  if (!owner)
+    return NULL;
+  int u = 0;
+  for (int i = 0; i < p->nheld; i++)
+    for (int s = 0; s < p->held[i].slots; s++)
+      owner[u++] = seed_rank(p, p->held[i].node);
+  for (int r = 0; r < k; r++)
+    for (int s = 0; s < units / k + (r < units % k); s++)
+      owner[u++] = p->nseeds + r;
+  uint64_t *t = morph__fold_traffic(job->traffic, job->traffic_n, owner, n, p->nseeds + k);
+  free(owner);
+  return t;
+}
+
 /* Maps nseeds + k ranks (one per node): the seeds stay (remap), k new
- * ones go on free nodes. The job's matrix counts when it has exactly one
- * row per rank mapped (one process per node). Returns 1 if the mapping
- * placed them. */
+ * ones, holding `units` new units, go on free nodes. Returns 1 if the
+ * mapping placed them. */
 static int map_nodes(morph__plan *pl, const morph_topo *t, const morph_policy_job *job, pick *p,
-                     int k)
+                     int k, int units)
 {
   mapped *m = pl->ctx;
   int nprocs = p->nseeds + k;
   if (nprocs > p->navail || k < 1)
     return 0;
-  int known = job->traffic && job->traffic_n == nprocs;
-  morph_map_input in = {.topo = t, .faults = m->faults, .nprocs = nprocs,
-                        .traffic = known ? job->traffic : NULL, .traffic_n = known ? nprocs : 0,
-                        .available = p->avail, .navailable = p->navail, .seed = m->seed};
+  uint64_t *traffic = node_traffic(job, p, k, units);
+  morph_map_input in = {.topo = t, .faults = m->faults, .nprocs = nprocs, .traffic = traffic,
+                        .traffic_n = traffic ? nprocs : 0, .available = p->avail,
+                        .navailable = p->navail, .seed = m->seed};
   morph_map_report rep;
   for (int r = p->nseeds; r < nprocs; r++)
     p->old[r] = -1;
   int rc = p->nseeds ? morph_map_remap(&in, p->old, m->migration, p->node, &rep)
                      : morph_map_compute(m->s, &in, p->node, &rep);
+  free(traffic);
   return rc == MORPH_OK;
 }
 
@@ -276,20 +320,21 @@ static int new_nodes(pick *p, int k, int *out)
   return n;
 }
 
-/* Places `units` units of job near the seed nodes (none for a fresh START). */
-static int place_near(morph__plan *pl, const morph_policy_job *job, const int *seeds, int nseeds,
-                      int units)
+/* Places `units` units of job near the units it holds (held, in its rank
+ * order; none for a fresh START). */
+static int place_near(morph__plan *pl, const morph_policy_job *job, const morph_policy_alloc *held,
+                      int nheld, int units)
 {
   const morph_topo *t = topology(pl);
   pick p;
-  int rc = t ? pick_init(pl, &p, seeds, nseeds) : MORPH_OK;
+  int rc = t ? pick_init(pl, &p, held, nheld) : MORPH_OK;
   if (!t || rc)
     return rc ? rc : book_first(pl, units);
   int *out = malloc(sizeof(int) * (size_t)pl->snap->nnodes);
   /* Slot units: the fewest nodes whose free slots hold the job. */
   int k = pl->whole ? units : 1, left = units;
   while (out && left > 0 && k <= p.navail - p.nseeds) {
-    if (map_nodes(pl, t, job, &p, k)) {
+    if (map_nodes(pl, t, job, &p, k, units)) {
       int n = new_nodes(&p, k, out), sum = 0;
       for (int i = 0; i < n; i++)
         sum += morph__plan_free_units(pl, out[i]);
@@ -310,44 +355,49 @@ static int place_near(morph__plan *pl, const morph_policy_job *job, const int *s
 
 static int start(morph__plan *pl, const morph_policy_job *job, int units)
 {
-  int n = morph__plan_reuse_count(pl), ns = 0;
-  int *seeds = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
-  if (!seeds)
+  int n = morph__plan_reuse_count(pl), nh = 0;
+  morph_policy_alloc *held = malloc(sizeof *held * (size_t)(n > 0 ? n : 1));
+  if (!held)
     return MORPH_ENOMEM;
   int rc = MORPH_OK;
   for (int k = 0; k < n && units > 0 && rc == MORPH_OK; k++) {
     int u = morph__plan_reuse_units(pl, k);
     u = u < units ? u : units;
     if (u > 0 && (rc = morph__plan_reuse(pl, k, u)) == MORPH_OK)
-      seeds[ns++] = morph__plan_reuse_node(pl, k);
+      held[nh++] = (morph_policy_alloc){morph__plan_reuse_node(pl, k), u};
     units -= u;
   }
   if (rc == MORPH_OK && units > 0)
-    rc = place_near(pl, job, seeds, ns, units);
-  free(seeds);
+    rc = place_near(pl, job, held, nh, units);
+  free(held);
   return rc;
 }
 
+/* The job's pieces in units (its processes fill them in this order), then
+ * what it gets on its own nodes first. */
 static int expand(morph__plan *pl, const morph_policy_job *job, int units)
 {
-  int *seeds = malloc(sizeof(int) * (size_t)(job->nalloc > 0 ? job->nalloc : 1));
-  if (!seeds)
+  int nh = 0;
+  morph_policy_alloc *held = malloc(sizeof *held * (size_t)(2 * job->nalloc + 1));
+  if (!held)
     return MORPH_ENOMEM;
+  for (int k = 0; k < job->nalloc; k++)
+    held[nh++] = (morph_policy_alloc){job->alloc[k].node, pl->whole ? 1 : job->alloc[k].slots};
   /* Slot units: the job's own nodes first, as first fit does. */
   for (int k = 0; k < job->nalloc && !pl->whole && units > 0; k++) {
     int f = morph__plan_free_units(pl, job->alloc[k].node);
     int u = f < units ? f : units;
     int rc = u > 0 ? morph__plan_book(pl, job->alloc[k].node, u) : MORPH_OK;
     if (rc) {
-      free(seeds);
+      free(held);
       return rc;
     }
+    if (u > 0)
+      held[nh++] = (morph_policy_alloc){job->alloc[k].node, u};
     units -= u;
   }
-  for (int k = 0; k < job->nalloc; k++)
-    seeds[k] = job->alloc[k].node;
-  int rc = units > 0 ? place_near(pl, job, seeds, job->nalloc, units) : MORPH_OK;
-  free(seeds);
+  int rc = units > 0 ? place_near(pl, job, held, nh, units) : MORPH_OK;
+  free(held);
   return rc;
 }
 

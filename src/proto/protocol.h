@@ -30,6 +30,8 @@ enum morph__msg_kind {
 /* Mechanisms a job can carry out (bit mask of 1 << morph_mechanism). */
 #define MORPH__MECH_BIT_LIVE (1u << 1)
 #define MORPH__MECH_BIT_RELAUNCH (1u << 2)
+/* RESIZE's forced mechanism: morph_mechanism's values, without MPI. */
+#define MORPH__MECH_RELAUNCH 2
 
 /* One message; which fields are meaningful depends on `kind` (see
  * docs/protocol.md). Unused numeric fields are 0 or -1 as documented. */

@@ -117,6 +117,7 @@ typedef struct morph__backend_conf {
   const char *socket;   /* morphd's socket: the jobs' relays connect here */
   const char *outdir;   /* folder for per-job files (hostfiles) */
   const char *launcher; /* morph-run; NULL: next to the running program */
+  const char *checkpoint_dir; /* embedded: morph run's --checkpoint-dir; NULL: none */
   const char *hostfile; /* embedded: "host slots=N" lines; NULL: this machine */
   int slots;            /* embedded: slots of this machine */
   const morph__sayer *log;

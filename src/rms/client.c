@@ -11,6 +11,7 @@
 
 #include "common/clock.h"
 #include "morph/error.h"
+#include "morph/prof.h"
 #include "proto/protocol.h"
 
 int morph__cli_paths(morph__cli *c, const char *dir, const char *sock)
@@ -119,4 +120,26 @@ void morph__cli_close(morph__cli *c)
   if (c->fd >= 0)
     close(c->fd);
   c->fd = -1;
+}
+
+int morph__cli_add_matrix(json_t *req, const char *path, char *err, size_t errsize)
+{
+  morph_comm_matrix *m;
+  if (morph_comm_matrix_create(0, &m) != MORPH_OK) {
+    snprintf(err, errsize, "%s: out of memory", path);
+    return MORPH_ENOMEM;
+  }
+  int rc = morph_comm_matrix_load(m, path, MORPH_CM_BYTES);
+  json_t *a = rc == MORPH_OK ? json_array() : NULL;
+  for (size_t k = 0; a && k < (size_t)m->n * (size_t)m->n; k++)
+    if (json_array_append_new(a, json_integer((json_int_t)m->bytes[k])) != 0)
+      json_decref(a), a = NULL;
+  if (rc != MORPH_OK)
+    snprintf(err, errsize, "%s", morph_comm_matrix_errmsg(m));
+  else if (!a)
+    snprintf(err, errsize, "%s: out of memory", path), rc = MORPH_ENOMEM;
+  else
+    json_object_set_new(req, "traffic", a), json_object_set_new(req, "traffic_n", json_integer(m->n));
+  morph_comm_matrix_destroy(m);
+  return rc;
 }

@@ -37,4 +37,10 @@ int morph__cli_call(morph__cli *c, json_t *req, json_t **reply, double timeout);
 
 void morph__cli_close(morph__cli *c);
 
+/* Reads the communication matrix `path` (Matrix Market, bytes: docs/prof.md)
+ * into a submit request as "traffic" (n * n byte counts, row-major) and
+ * "traffic_n", for the placement. Errors: those of
+ * morph_comm_matrix_load, message (file, line, field) in err. */
+int morph__cli_add_matrix(json_t *req, const char *path, char *err, size_t errsize);
+
 #endif

@@ -190,7 +190,8 @@ static int emb_open(const morph__backend_conf *conf, morph__backend **out, char 
   if (rc != MORPH_OK && !err[0])
     snprintf(err, errsize, "pool: %s", morph_strerror(rc));
   if (rc == MORPH_OK)
-    rc = morph__launcher_init(&e->launcher, conf->launcher, conf->socket, conf->outdir, err,
+    rc = morph__launcher_init(&e->launcher, conf->launcher, conf->socket, conf->outdir,
+                              conf->checkpoint_dir, err,
                               errsize);
   if (rc == MORPH_OK && !e->pool.local)
     rc = morph__hostwatch_init(&e->watch, e->pool.n, morph__now());

@@ -76,6 +76,7 @@ typedef struct morph__job {
   double last_change;
   int cancel;               /* cancel requested: final state CANCELLED */
   int ready;                /* the job itself said HELLO (can resize) */
+  unsigned mechanisms;      /* its HELLO's MORPH__MECH_BIT_* (0: not said) */
   int conn;                 /* index of its relay connection, -1 none */
   int64_t iteration;
   double iter_time, mpi_time, mtct_avg, mtct_trend;

@@ -26,10 +26,14 @@ __attribute__((format(printf, 4, 5))) static int fail(char *err, size_t size, in
 }
 
 int morph__launcher_init(morph__launcher *l, const char *path, const char *socket,
-                         const char *outdir, char *err, size_t errsize)
+                         const char *outdir, const char *checkpoint_dir, char *err,
+                         size_t errsize)
 {
+  const char *ck = checkpoint_dir ? checkpoint_dir : "";
   if (snprintf(l->socket, sizeof l->socket, "%s", socket) >= (int)sizeof l->socket ||
-      snprintf(l->outdir, sizeof l->outdir, "%s", outdir) >= (int)sizeof l->outdir)
+      snprintf(l->outdir, sizeof l->outdir, "%s", outdir) >= (int)sizeof l->outdir ||
+      snprintf(l->checkpoint_dir, sizeof l->checkpoint_dir, "%s", ck) >=
+          (int)sizeof l->checkpoint_dir)
     return fail(err, errsize, MORPH_EINVAL, "socket or folder path too long");
   if (path) {
     snprintf(l->path, sizeof l->path, "%s", path);
@@ -94,6 +98,8 @@ static int build_argv(const morph__launcher *l, const morph__job *job, const cha
     argv[n++] = "--min", argv[n++] = nums[2];
     argv[n++] = "--max", argv[n++] = nums[3];
     argv[n++] = "--pref", argv[n++] = nums[4];
+    if (l->checkpoint_dir[0])
+      argv[n++] = "--checkpoint-dir", argv[n++] = (char *)l->checkpoint_dir;
   }
   /* morphd, not Open MPI's slot count, decides where processes go: a
    * grow onto a host the job already uses would otherwise be refused

@@ -16,16 +16,19 @@ typedef struct morph__launcher {
   char path[PATH_MAX]; /* morph-run */
   char socket[108];    /* morphd's socket */
   char outdir[PATH_MAX]; /* where job hostfiles go */
+  char checkpoint_dir[PATH_MAX]; /* morph run's --checkpoint-dir; "": none */
 } morph__launcher;
 
 /* Fills l: `path` NULL means morph-run next to the running program.
- * Errors: MORPH_EIO (cannot find my own folder), MORPH_EINVAL (a path too
- * long); message in err. */
+ * `checkpoint_dir` (NULL: none) is passed to every malleable job's morph
+ * run. Errors: MORPH_EIO (cannot find my own folder), MORPH_EINVAL (a path
+ * too long); message in err. */
 int morph__launcher_init(morph__launcher *l, const char *path, const char *socket,
-                         const char *outdir, char *err, size_t errsize);
+                         const char *outdir, const char *checkpoint_dir, char *err,
+                         size_t errsize);
 
-/* Forks `morph-run --server SOCK --job-id ID -n SIZE [--min --max --pref]
- * [--hostfile F --mpi-arg --oversubscribe] -- argv` for a job on
+/* Forks `morph-run --server SOCK --job-id ID -n SIZE [--min --max --pref
+ * --checkpoint-dir DIR] [--hostfile F --mpi-arg --oversubscribe] -- argv` for a job on
  * job->alloc; with `nodes` (nnodes of them; NULL: this machine, no
  * hostfile) it first writes <outdir>/<id>.hosts with one "host slots=N"
  * line per piece, then one per other node (Open MPI's hostfile: across

@@ -52,6 +52,8 @@ static void on_hello(morph__daemon *d, int i, const morph__msg *m)
     job->ready = 1;
     d->dirty = 1; /* it may be resized from now on */
   }
+  if (m->mechanisms)
+    job->mechanisms = m->mechanisms;
   if (m->pid > 0 && !job->pid)
     job->pid = (pid_t)m->pid;
   morph__msg w;

@@ -64,7 +64,8 @@ static void mark_sent(morph__daemon *d, morph__job *job)
   job->rz_deadline = morph__wall() + resize_timeout(d);
 }
 
-static int send_resize(morph__daemon *d, morph__job *job, int id, int to, const char *hosts)
+static int send_resize(morph__daemon *d, morph__job *job, int id, int to, const char *hosts,
+                       int mechanism)
 {
   if (job->conn < 0)
     return MORPH_ECONN;
@@ -73,6 +74,7 @@ static int send_resize(morph__daemon *d, morph__job *job, int id, int to, const 
   m.id = id;
   m.size = to;
   m.iteration = -1;
+  m.mechanism = mechanism;
   snprintf(m.hosts, sizeof m.hosts, "%s", hosts);
   return morph__wire_msg(d, job->conn, &m);
 }
@@ -110,12 +112,36 @@ static void leaver_hosts(morph__daemon *d, const morph__alloc *pieces, char *buf
   morph__hostlist_free(&l);
 }
 
+/* How a shrink is carried out: a move off a node the placement calls
+ * failing is a relaunch (the job checkpoints to --checkpoint-dir and
+ * morph run starts a new mpirun on a hostfile without the hosts it left)
+ * when the job can and that folder is known (the embedded backend passes
+ * it to morph run; the Slurm one does not). A live shrink would leave
+ * mpirun's daemon on the node, and Open MPI 4.1's mpirun aborts every job
+ * when one of its daemons dies, idle or not (docs/cluster.md). Else 0:
+ * the job chooses. */
+static int shrink_mechanism(const morph__daemon *d, const morph__job *job,
+                            const morph__alloc *pieces)
+{
+  int embedded = !d->opt.backend || !strcmp(d->opt.backend, "embedded");
+  if (!embedded || !d->opt.checkpoint_dir || !(job->mechanisms & MORPH__MECH_BIT_RELAUNCH))
+    return 0;
+  for (int k = 0; k < pieces->n; k++)
+    if (morph_place_failing(d->place, pieces->v[k].node))
+      return MORPH__MECH_RELAUNCH;
+  return 0;
+}
+
 int morph__resize_shrink(morph__daemon *d, morph__job *job, int to, const morph__alloc *pieces)
 {
   char hosts[512];
   leaver_hosts(d, pieces, hosts, sizeof hosts);
-  if (!idle(job) || send_resize(d, job, d->next_resize, to, hosts) != MORPH_OK)
+  int mech = shrink_mechanism(d, job, pieces);
+  if (!idle(job) || send_resize(d, job, d->next_resize, to, hosts, mech) != MORPH_OK)
     return 0;
+  if (mech)
+    morph__say(&d->log, 0, "job %lld: leaves the failing node by relaunch (%s)",
+               (long long)job->id, hosts);
   job->rz_deadline = morph__wall() + resize_timeout(d);
   return begin(d, job, MORPH__R_SHRINK, to, pieces, MORPH__P_SENT);
 }
@@ -185,7 +211,7 @@ void morph__resize_grown(morph__daemon *d, morph__job *job, const morph__backend
     morph__alloc_sub(&job->extra, &job->plan);
     record(d, job, 0, ev->outcome, ev->text[0] ? ev->text : "the backend did not grant the slots");
     settle(d, job);
-  } else if (send_resize(d, job, job->rz_id, job->rz_to, ev->hosts) != MORPH_OK) {
+  } else if (send_resize(d, job, job->rz_id, job->rz_to, ev->hosts, 0) != MORPH_OK) {
     give_back(d, job, MORPH_ECONN, "the job could not be told", 0);
   } else {
     mark_sent(d, job);

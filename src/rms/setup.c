@@ -32,6 +32,9 @@ static int paths(morph__daemon *d)
   snprintf(d->outdir, sizeof d->outdir, "%s/jobs", o->dir);
   if (mkdir(d->outdir, 0755) != 0 && errno != EEXIST)
     return fail(d, MORPH_EIO, "cannot create %s: %s", d->outdir, strerror(errno));
+  struct stat st;
+  if (o->checkpoint_dir && (stat(o->checkpoint_dir, &st) != 0 || !S_ISDIR(st.st_mode)))
+    return fail(d, MORPH_EINVAL, "--checkpoint-dir %s: not a folder", o->checkpoint_dir);
   int n = o->socket ? snprintf(d->sock, sizeof d->sock, "%s", o->socket)
                     : snprintf(d->sock, sizeof d->sock, "%s/morphd.sock", o->dir);
   if (n < 0 || (size_t)n >= sizeof d->sock)
@@ -61,6 +64,7 @@ static int backend_and_policy(morph__daemon *d)
   char err[512] = "";
   morph__backend_conf conf = {.socket = d->sock, .outdir = d->outdir,
                               .launcher = d->opt.launcher, .hostfile = d->opt.hostfile,
+                              .checkpoint_dir = d->opt.checkpoint_dir,
                               .slots = d->opt.slots, .log = &d->log};
   int rc = morph__backend_open(d->opt.backend ? d->opt.backend : "embedded", &conf, &d->be, err,
                                sizeof err);

@@ -67,7 +67,8 @@ void morph__wjob_free(morph_wjob *job)
   for (int i = 0; i < job->argc; i++)
     free(job->argv[i]);
   free(job->argv);
-  job->name = job->app = NULL;
+  free(job->matrix);
+  job->name = job->app = job->matrix = NULL;
   job->argv = NULL;
   job->argc = 0;
 }
@@ -138,7 +139,8 @@ static int copy_strings(morph_wjob *dst, const morph_wjob *src, size_t index)
   dst->app = strdup(src->app ? src->app : "generic");
   dst->argv = calloc((size_t)src->argc + 1, sizeof *dst->argv);
   dst->argc = 0;
-  if (!dst->name || !dst->app || !dst->argv)
+  dst->matrix = dup_or_null(src->matrix);
+  if (!dst->name || !dst->app || !dst->argv || (src->matrix && !dst->matrix))
     return MORPH_ENOMEM;
   for (int i = 0; i < src->argc; i++, dst->argc++)
     if (!(dst->argv[i] = dup_or_null(src->argv[i])))

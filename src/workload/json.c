@@ -7,6 +7,7 @@
 
 #include "internal.h"
 #include "jsonpos.h"
+#include "morph/prof.h"
 
 /* What a job parser needs to name a bad field precisely. */
 typedef struct jctx {
@@ -123,6 +124,35 @@ static int parse_args(jctx *c, json_t *v, morph_wjob *job, char ***argv)
   return MORPH_OK;
 }
 
+/* "matrix": a Matrix Market file, relative to the workload file's folder
+ * (a string workload: to the current folder), read now so that a missing
+ * or malformed matrix is an error of the workload, at its line. Its
+ * absolute path (a saved workload loads back from anywhere) goes to buf
+ * (PATH_MAX bytes), borrowed by the job until add copies it. */
+static int parse_matrix(jctx *c, json_t *v, morph_wjob *job, char *buf)
+{
+  if (!json_is_string(v) || !*json_string_value(v))
+    return field_fail(c, "matrix", "expected the path of a Matrix Market file%s", NULL);
+  const char *s = json_string_value(v), *slash = strrchr(c->origin, '/');
+  int dir = s[0] != '/' && slash ? (int)(slash - c->origin) : -1;
+  int n = dir >= 0 ? snprintf(buf, PATH_MAX, "%.*s/%s", dir, c->origin, s)
+                   : snprintf(buf, PATH_MAX, "%s", s);
+  if (n < 0 || n >= PATH_MAX)
+    return field_fail(c, "matrix", "path too long%s", NULL);
+  morph_comm_matrix *m;
+  if (morph_comm_matrix_create(0, &m) != MORPH_OK)
+    return morph__wl_fail(c->wl, MORPH_ENOMEM, "out of memory");
+  int rc = morph_comm_matrix_load(m, buf, MORPH_CM_BYTES);
+  if (rc != MORPH_OK)
+    rc = field_fail(c, "matrix", "%s", morph_comm_matrix_errmsg(m));
+  morph_comm_matrix_destroy(m);
+  char abs[PATH_MAX];
+  if (rc == MORPH_OK && realpath(buf, abs))
+    memcpy(buf, abs, strlen(abs) + 1);
+  job->matrix = buf;
+  return rc;
+}
+
 static int parse_table(jctx *c, json_t *m, morph_model *model)
 {
   json_t *sz = json_object_get(m, "sizes"), *tm = json_object_get(m, "times");
@@ -226,10 +256,10 @@ static int parse_head(jctx *c, json_t *o, morph_wjob *job)
   return MORPH_OK;
 }
 
-static int parse_job(jctx *c, json_t *o, morph_wjob *job, char ***argv)
+static int parse_job(jctx *c, json_t *o, morph_wjob *job, char ***argv, char *matrix)
 {
   static const char *const keys[] = {"name", "submit", "kind", "app", "request", "min", "max",
-                                     "pref", "args", "model", NULL};
+                                     "pref", "args", "model", "matrix", NULL};
   if (!json_is_object(o))
     return field_fail(c, "", "expected an object%s", NULL);
   int rc = check_keys(c, o, keys);
@@ -246,6 +276,8 @@ static int parse_job(jctx *c, json_t *o, morph_wjob *job, char ***argv)
     rc = parse_args(c, v, job, argv);
   if (!rc && (v = json_object_get(o, "model")))
     rc = parse_model(c, v, &job->model);
+  if (!rc && (v = json_object_get(o, "matrix")))
+    rc = parse_matrix(c, v, job, matrix);
   if (rc)
     return rc;
   /* Paper 000, Table 6: rigid submissions ask for the upper limit, moldable
@@ -260,10 +292,10 @@ static int parse_job(jctx *c, json_t *o, morph_wjob *job, char ***argv)
 static int add_job(jctx *c, json_t *o)
 {
   morph_wjob job;
-  char **argv = NULL;
+  char **argv = NULL, matrix[PATH_MAX];
   memset(&job, 0, sizeof job);
   job.line = c->span ? c->span->line : 0;
-  int rc = parse_job(c, o, &job, &argv);
+  int rc = parse_job(c, o, &job, &argv, matrix);
   char why[256];
   if (!rc && morph__wjob_validate(&job, why, sizeof why) != MORPH_OK) {
     char key[32];
@@ -417,6 +449,8 @@ static json_t *job_json(const morph_wjob *j)
     json_array_append_new(args, json_string(j->argv[i]));
   json_object_set_new(o, "args", args);
   json_object_set_new(o, "model", model_json(&j->model));
+  if (j->matrix)
+    json_object_set_new(o, "matrix", json_string(j->matrix));
   return o;
 }
 

@@ -456,6 +456,26 @@ case_relaunch_checkpoint_dir() {
   grep -q "CHECK PASSED" "$T/local" || fail "no CHECK PASSED after the rollback"
 }
 
+# A relaunch that shrinks off a host restarts mpirun on a hostfile
+# without it (no Open MPI daemon there), and one that grows onto it again
+# gets it back (docs/run.md, "Relaunch"): Jacobi at 6 on node1..3, to 4
+# off node3, to 6 onto node3, each by relaunch from the shared folder.
+case_relaunch_off_and_onto_host() {
+  need_jacobi
+  run_on_hosts "$T/log" -n 6 --checkpoint-dir "$T" --schedule \
+    "4@it10:relaunch off node3:2,6@it20:relaunch onto node3:2" "$JACOBI" --iters 40 \
+    --delay-ms 50 --hosts
+  grep "morph run: \(job\|relaunching\|no longer\)\|CHECK" "$T/log"
+  expect_eq "morph run's status" "$RC" 0
+  grep -q "^CHECK PASSED" "$T/log" || fail "no CHECK PASSED: $(tail -5 "$T/log")"
+  grep -q "relaunching without node3 (node3:2 left it)" "$T/log" || fail "node3 not left out"
+  grep -q "starting: .*--hostfile [^ ]*/hosts.0 .* -n 4 " "$T/log" || fail "not restarted on the new hostfile"
+  grep -q "relaunching with node3 again (node3:2 joins)" "$T/log" || fail "node3 not taken back"
+  expect_eq "at 4" "$(placement "$T/log" 4 first)" "0:node1 1:node1 2:node2 3:node2"
+  expect_eq "at 6 again" "$(placement "$T/log" 6 last)" \
+    "0:node1 1:node1 2:node2 3:node2 4:node3 5:node3"
+}
+
 # Every example application (and the DMR front-end) across hosts: starts
 # with 2 processes on node1, grows live onto node2 and shrinks off it,
 # checked against a serial run. morph run names the leavers' hosts from the
@@ -578,46 +598,55 @@ case_pcm_move() {
 # runs at 6 on node1..3 (2 per host, each rank prints its host). node3's
 # cable is pulled until morphd says node3 is failing, then plugged again
 # (a flapping link); morphd drains node3 and the granularity policy
-# shrinks the job off it; only then is node3 powered off. The job ends
-# with results equal to a static run, its ranks on node1 and node2 only.
-# Not asked for: morph run's status (mpirun's, below).
+# shrinks the job off it, by relaunch (morphd has --checkpoint-dir): the
+# job checkpoints, and morph run starts a new mpirun on a hostfile without
+# node3, so no Open MPI daemon of the job is left there (checked). Only
+# then are node3's processes killed. The job ends completed with results
+# equal to a static run, its ranks on node1 and node2 only.
 case_morphd_proactive() {
-  trap 'bash "$C" link node3 up >/dev/null 2>&1; stop_morphd; timeout 60 bash "$C" up $N >/dev/null 2>&1' EXIT
+  trap 'bash "$C" link node3 up >/dev/null 2>&1; stop_morphd; rm -rf "${CK:-}"; timeout 60 bash "$C" up $N >/dev/null 2>&1' EXIT
+  CK=$(mktemp -d "$(dirname "$MORPH")/../cluster-ckpt.XXXXXX") # not /tmp: private per host
   start_morphd "$MORPH_CLUSTER_HOSTFILE" --policy granularity+easy \
     --placement tofa --topology "$MORPH_CLUSTER_HOSTFILE" --place-param threshold=0.1 \
-    --heartbeat 0.5 --heartbeat-window 40
+    --heartbeat 0.5 --heartbeat-window 40 --checkpoint-dir "$CK"
   submit --min 2 --pref 6 --max 6 "$JACOBI" --iters 250 --delay-ms 50 --hosts
   wait_log "job 1 started" 60
   two_each 1 1 1 40
+  expect_eq "Open MPI daemons on node3 before the move" "$(orteds_on node3)" 1
   echo "$(date +%T.%N | cut -c1-12) node3 unplugged"
   bash "$C" link node3 down || fail "unplug node3"
   wait_log "node3: outage probability .* failing, draining it" 30
   bash "$C" link node3 up || fail "plug node3"
   echo "$(date +%T.%N | cut -c1-12) node3 plugged again"
-  wait_log "job 1: resize [0-9]* done, size 4" 90
+  wait_log "job 1: leaves the failing node by relaunch (node3:2)" 30
+  wait_log "job 1: resize [0-9]* done, size 4" 120
   expect_eq "job 1's processes on node3 after the move" "$(procs_on node3 1)" 0
-  # node3 dies as a failing node does, silently: its cable is pulled
-  # before its processes are killed. Killed on a live link, its Open MPI
-  # daemon's sockets would close with a FIN, and mpirun aborts every job
-  # that loses a daemon (below); a node that loses power sends nothing.
-  bash "$C" link node3 down || fail "unplug node3 before the kill"
+  expect_eq "Open MPI daemons on node3 after the move" "$(orteds_on node3)" 0
+  grep -q "relaunching without node3 (node3:2 left it)" "$D/jobs/1.err" ||
+    fail "morph run did not relaunch without node3: $(grep 'morph run' "$D/jobs/1.err" | tail -5)"
+  # node3's processes are killed on a live link: an Open MPI daemon there
+  # would see its sockets close with a FIN, and mpirun 4.1 ends every job
+  # that loses a daemon, idle or not (docs/cluster.md). With the job's
+  # mpirun gone from node3 nothing of it notices.
   echo "$(date +%T.%N | cut -c1-12) node3 killed"
   bash "$C" kill node3 || fail "kill node3"
-  # Open MPI 4.1's mpirun still has a daemon on node3 (idle since the move)
-  # and exits non-zero at the job's MPI_Finalize once it is gone; the job
-  # said BYE 0 first, and morph run records it completed, naming node3
-  # (src/launch/loop.c:idle_daemon_lost). If mpirun notices the loss while
-  # the job still runs, its errmgr aborts the job (no MCA knob stops it:
-  # docs/cluster.md, "Why, in Open MPI's source"): the known ~1 in 5 failure.
   wait_log "job 1 \(completed\|failed\)" 180
   grep -q "job 1 completed (status 0)" "$D/morphd.log" ||
     fail "job 1 did not complete: $(grep "job 1" "$D/morphd.log" | tail -2) $(tail -3 "$D/jobs/1.err")"
+  grep -q "job 1 completed (status 0).*lost its idle daemon" "$D/morphd.log" &&
+    fail "mpirun still had a daemon on node3: $(grep "job 1 completed" "$D/morphd.log")"
   grep -q "CHECK PASSED" "$D/jobs/1.out" || fail "job 1: $(tail -3 "$D/jobs/1.out")"
   local last
   last=$(grep "rank [0-9] of 4 on" "$D/jobs/1.out" | awk '{print $NF}' | sort | uniq -c | tr -s ' ' | tr '\n' ',')
   expect_eq "hosts of the ranks at size 4" "$last" " 2 node1, 2 node2,"
   grep -E "node|job 1" "$D/morphd.log"
   grep -E "^it|rank" "$D/jobs/1.out"
+}
+
+# orteds_on NODE: Open MPI daemons (orted) running in NODE's namespace.
+orteds_on() {
+  on "$1" bash -c 'n=0; for d in /proc/[0-9]*; do [ $d/ns/net -ef /proc/self/ns/net ] &&
+    [ "$(cat $d/comm 2>/dev/null)" = orted ] && n=$((n + 1)); done; echo $n'
 }
 
 # check_gone NAME SLOT: nothing of instance NAME (slot SLOT) is left.

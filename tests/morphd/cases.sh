@@ -321,4 +321,34 @@ case_submit_matrix_journaled_bad_file_named() {
   echo "PASS: matrix journaled and kept, bad file named: $(cat "$T/err")"
 }
 
+# --checkpoint-dir (the folder of proactive moves by relaunch) must be a
+# folder: a missing one is a clear error before anything starts.
+case_daemon_checkpoint_dir_not_a_folder() {
+  set +e
+  out=$("$MORPH" daemon -d "$D" --checkpoint-dir "$T/none" 2>&1); rc=$?
+  set -e
+  [ $rc = 1 ] && echo "$out" | grep -q -- "--checkpoint-dir $T/none: not a folder" || fail "$rc $out"
+  [ ! -e "$D/morphd.sock" ] && [ ! -e "$D/journal.db" ] || fail "left a socket or a journal behind"
+  echo "PASS: $out"
+}
+
+# A workload's "matrix" (docs/workload.md): resolved against the workload
+# file's folder (morph workload runs from another one), sent with the job
+# and journaled as morph submit --matrix's is.
+case_workload_matrix_journaled() {
+  start_daemon --slots 4 --interval 0.5
+  mkdir -p "$T/wl"
+  printf '%%%%MatrixMarket matrix coordinate integer general\n2 2 2\n1 2 700\n2 1 300\n' > "$T/wl/m.mtx"
+  cat > "$T/wl/w.json" << 'EOF2'
+{"jobs": [
+  {"submit": 0, "kind": "fixed", "app": "jacobi", "request": 2, "min": 2, "pref": 2, "max": 2,
+   "args": ["--iters", "20"], "matrix": "m.mtx"}
+]}
+EOF2
+  (cd "$T" && timeout 120 "$MORPH" workload run -d "$D" wl/w.json) > "$T/out" 2>&1 || fail "workload run: $(tail -3 "$T/out")"
+  [ "$(q "SELECT traffic FROM jobs WHERE id = 1")" = "2 [0,700,300,0]" ] || fail "traffic: $(q "SELECT traffic FROM jobs")"
+  passed 1
+  echo "PASS: the workload's matrix journaled: $(q "SELECT traffic FROM jobs WHERE id = 1")"
+}
+
 "case_$1"

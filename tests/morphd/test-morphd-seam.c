@@ -439,6 +439,49 @@ static void seam_restart_gives_back_a_grow_never_told(void **state)
   rig_free(r);
 }
 
+/* The mechanism of the RESIZE that shrinks the job off node2 (pieces
+ * "1:2"), node2 failing for the placement or not, with --checkpoint-dir or
+ * not, the job able to relaunch or not. */
+static int shrink_mechanism_sent(int failing, const char *checkpoint_dir, unsigned mechanisms)
+{
+  rig *r = rig_new(&fake_ops);
+  char topo[128];
+  snprintf(topo, sizeof topo, "%s/hosts", r->dir);
+  FILE *f = fopen(topo, "w");
+  assert_non_null(f);
+  fputs("node1 slots=2\nnode2 slots=2\n", f);
+  fclose(f);
+  morph_place_param p[] = {{"topology", topo}, {"threshold", "0.1"}};
+  assert_int_equal(morph_place_create("tofa", p, 2, &r->d.place), MORPH_OK);
+  assert_int_equal(morph_place_outage_set(r->d.place, 1, failing ? 0.5 : 0), MORPH_OK);
+  r->d.opt.checkpoint_dir = checkpoint_dir;
+  morph__job *j = job_add(r, MORPH__J_RUNNING, "0:2,1:2");
+  j->mechanisms = mechanisms;
+  morph__alloc give = pieces("1:2");
+  assert_true(morph__resize_shrink(&r->d, j, 2, &give) > 0);
+  morph__msg m;
+  assert_int_equal(received(r, &m), 1);
+  assert_int_equal(m.kind, MORPH__MSG_RESIZE);
+  assert_string_equal(m.hosts, "node2:2");
+  morph__alloc_free(&give);
+  unlink(topo);
+  rig_free(r);
+  return m.mechanism;
+}
+
+/* A move off a failing node is a relaunch (so morph run can restart
+ * without the node, leaving no Open MPI daemon there) only with a
+ * checkpoint folder and a job that can relaunch; else the job chooses. */
+static void seam_shrink_off_failing_node_is_a_relaunch(void **state)
+{
+  (void)state;
+  unsigned both = MORPH__MECH_BIT_LIVE | MORPH__MECH_BIT_RELAUNCH;
+  assert_int_equal(shrink_mechanism_sent(1, "/tmp", both), MORPH__MECH_RELAUNCH);
+  assert_int_equal(shrink_mechanism_sent(0, "/tmp", both), 0);
+  assert_int_equal(shrink_mechanism_sent(1, NULL, both), 0);
+  assert_int_equal(shrink_mechanism_sent(1, "/tmp", MORPH__MECH_BIT_LIVE), 0);
+}
+
 int main(int argc, char **argv)
 {
   const struct CMUnitTest tests[] = {
@@ -449,6 +492,7 @@ int main(int argc, char **argv)
     cmocka_unit_test(seam_node_down_fails_its_jobs_with_the_reason),
     cmocka_unit_test(seam_start_left_to_the_resource_manager),
     cmocka_unit_test(seam_restart_gives_back_a_grow_never_told),
+    cmocka_unit_test(seam_shrink_off_failing_node_is_a_relaunch),
   };
   if (argc > 1)
     cmocka_set_test_filter(argv[1]);

@@ -15,25 +15,39 @@
 #include "morph/topology.h"
 #include "place_harness.h"
 
-/* rank -> node of the START of a 4-process job, placed by `strategy`. */
-static void place4(const char *strategy, const uint64_t *traffic, int node[4])
+/* Places the one action `action` on snapshot `snap` with `strategy` on
+ * the 4x4 torus, the first pending job (pending) or running one having the
+ * n x n matrix `traffic` (NULL: none); node[] gets the nodes of the
+ * action's `count` pieces, each checked to have `slots` slots. */
+static void place_one(const char *strategy, const char *snap, int pending, const char *action,
+                      const uint64_t *traffic, int n, int count, int slots, int *node)
 {
   test_snap t;
-  test_snap_parse(&t, "nodes 16 1; run 1 rigid 1 @ 1; pend 2 rigid 4");
-  t.pending[0].traffic = traffic;
-  t.pending[0].traffic_n = traffic ? 4 : 0;
+  test_snap_parse(&t, snap);
+  morph_policy_job *job = pending ? &t.pending[0] : &t.running[0];
+  job->traffic = traffic;
+  job->traffic_n = traffic ? n : 0;
   morph_place_param p = {"topology", "data/torus44.topo"};
   morph_place *pl;
   assert_int_equal(morph_place_create(strategy, &p, 1, &pl), MORPH_OK);
   morph_policy_actions a;
   memset(&a, 0, sizeof a);
-  place_actions_parse(&t, "start 2 4", &a);
+  place_actions_parse(&t, action, &a);
   assert_int_equal(morph_place_actions(pl, &t.s, &a), MORPH_OK);
-  assert_int_equal(a.v[0].alloc_count, 4);
-  for (int r = 0; r < 4; r++)
+  assert_int_equal(a.v[0].alloc_count, count);
+  for (int r = 0; r < count; r++) {
+    assert_int_equal(a.allocs[a.v[0].alloc_first + r].slots, slots);
     node[r] = a.allocs[a.v[0].alloc_first + r].node;
+  }
   morph_policy_actions_free(&a);
   morph_place_destroy(pl);
+}
+
+/* rank -> node of the START of a 4-process job, placed by `strategy`. */
+static void place4(const char *strategy, const uint64_t *traffic, int node[4])
+{
+  place_one(strategy, "nodes 16 1; run 1 rigid 1 @ 1; pend 2 rigid 4", 1, "start 2 4", traffic, 4,
+            4, 1, node);
 }
 
 static int hops(int u, int v)
@@ -74,11 +88,47 @@ static void greedy_matrix_puts_talking_ranks_side_by_side(void **state)
   check("greedy", 0); /* greedy alternates sides even without it */
 }
 
+/* Nodes of the two new pieces of a grow 4 -> 8 in slot units (2 slots per
+ * node) of a job running 0,1 on node 5 and 2,3 on node 6, placed by
+ * `strategy` with the 8-process matrix `traffic` (NULL: none). */
+static void grow8(const char *strategy, const uint64_t *traffic, int node[2])
+{
+  place_one(strategy, "unit slot; nodes 16 2; run 1 malleable 4 2 8 8 @ 5:2,6:2", 0,
+            "expand 1 4->8", traffic, 8, 2, 2, node);
+}
+
+/* The grow remaps with the job's matrix folded onto nodes (src/place/
+ * fold.h), not uniform traffic: the new processes 4,5 (first new node)
+ * talk to 2,3 on node 6 and 6,7 (second new node) to 0,1 on node 5, so
+ * the first new node lands next to node 6 and the second next to node 5.
+ * Every pair alike (no matrix, or before the fold: 8 processes are not 4
+ * nodes), tofa puts the first next to node 5: the other way round. */
+static void tofa_grow_remaps_with_the_folded_matrix(void **state)
+{
+  (void)state;
+  static uint64_t m[64];
+  for (int i = 0; i < 2; i++)
+    for (int j = 0; j < 2; j++) {
+      m[(4 + i) * 8 + 2 + j] = m[(2 + j) * 8 + 4 + i] = 1000; /* 4,5 <-> 2,3 */
+      m[(6 + i) * 8 + j] = m[j * 8 + 6 + i] = 1000;           /* 6,7 <-> 0,1 */
+    }
+  m[0 * 8 + 1] = m[2 * 8 + 3] = 10; /* a little inside the old nodes */
+  int uniform[2], known[2];
+  grow8("tofa", NULL, uniform);
+  grow8("tofa", m, known);
+  print_message("uniform: %d %d, with the matrix: %d %d\n", uniform[0], uniform[1], known[0],
+                known[1]);
+  assert_int_equal(hops(uniform[0], 5), 1);
+  assert_int_equal(hops(known[0], 6), 1);
+  assert_int_equal(hops(known[1], 5), 1);
+}
+
 int main(int argc, char **argv)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(tofa_matrix_puts_talking_ranks_side_by_side),
     cmocka_unit_test(greedy_matrix_puts_talking_ranks_side_by_side),
+    cmocka_unit_test(tofa_grow_remaps_with_the_folded_matrix),
   };
   if (argc > 1)
     cmocka_set_test_filter(argv[1]);

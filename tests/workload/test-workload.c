@@ -30,17 +30,23 @@ static const char *write_file(const char *name, const char *text)
   return path;
 }
 
-/* Parses text and expects an EPARSE whose message contains want. */
-static void expect_parse_error(const char *text, const char *want)
+/* Expects rc to be EPARSE with a message containing want, and wl empty;
+ * destroys wl. */
+static void expect_eparse(morph_workload *wl, int rc, const char *want)
 {
-  morph_workload *wl = wl_new();
-  int rc = morph_workload_parse_json(wl, text, "w.json");
   if (rc != MORPH_EPARSE || !strstr(morph_workload_errmsg(wl), want))
     fprintf(stderr, "got %d '%s', want '%s'\n", rc, morph_workload_errmsg(wl), want);
   assert_int_equal(rc, MORPH_EPARSE);
   assert_non_null(strstr(morph_workload_errmsg(wl), want));
   assert_int_equal(wl->njobs, 0);
   morph_workload_destroy(wl);
+}
+
+/* Parses text and expects an EPARSE whose message contains want. */
+static void expect_parse_error(const char *text, const char *want)
+{
+  morph_workload *wl = wl_new();
+  expect_eparse(wl, morph_workload_parse_json(wl, text, "w.json"), want);
 }
 
 static void json_bad_kind_names_line_and_field(void **state)
@@ -170,6 +176,72 @@ static void json_unreadable_file_is_eio(void **state)
   assert_int_equal(morph_workload_load_json(wl, "/nonexistent/w.json"), MORPH_EIO);
   assert_non_null(strstr(morph_workload_errmsg(wl), "/nonexistent/w.json"));
   morph_workload_destroy(wl);
+}
+
+static const char mtx_ok[] = "%%MatrixMarket matrix coordinate integer general\n"
+                             "2 2 2\n1 2 100\n2 1 50\n";
+
+/* A workload in its own folder naming matrix files; returns its path. */
+static const char *matrix_workload(const char *sub, const char *job_line)
+{
+  static char path[1024];
+  char dir[1024], cmd[1100];
+  snprintf(dir, sizeof dir, "%s/%s", TEST_DIR, sub);
+  snprintf(cmd, sizeof cmd, "mkdir -p '%s'", dir);
+  assert_int_equal(system(cmd), 0);
+  snprintf(path, sizeof path, "%s/m.mtx", sub);
+  write_file(path, mtx_ok);
+  snprintf(path, sizeof path, "%s/bad.mtx", sub);
+  write_file(path, "%%MatrixMarket matrix coordinate integer general\n2 2 1\n3 1 5\n");
+  char text[1024];
+  snprintf(text, sizeof text,
+           "{\"jobs\": [\n  {\"submit\": 0, \"kind\": \"malleable\", \"app\": \"cg\",\n"
+           "   %s},\n  {\"submit\": 1, \"kind\": \"fixed\", \"app\": \"cg\"}\n]}\n",
+           job_line);
+  snprintf(path, sizeof path, "%s/w.json", sub);
+  return write_file(path, text);
+}
+
+/* "matrix" is resolved against the workload file's folder, not the
+ * current one, kept absolute, and a saved workload loads back with it. */
+static void json_matrix_resolved_against_the_file(void **state)
+{
+  (void)state;
+  morph_workload *wl = wl_new(), *back = wl_new();
+  const char *path = matrix_workload("mtx-ok", "\"matrix\": \"m.mtx\"");
+  assert_int_equal(morph_workload_load_json(wl, path), MORPH_OK);
+  char want[1024], real[4096];
+  snprintf(want, sizeof want, "%s/mtx-ok/m.mtx", TEST_DIR);
+  assert_non_null(realpath(want, real));
+  int i = wl->jobs[0].submit == 0 ? 0 : 1;
+  assert_non_null(wl->jobs[i].matrix);
+  assert_string_equal(wl->jobs[i].matrix, real);
+  assert_null(wl->jobs[1 - i].matrix);
+  const char *saved = write_file("mtx-saved.json", "");
+  assert_int_equal(morph_workload_save_json(wl, saved), MORPH_OK);
+  assert_int_equal(morph_workload_load_json(back, saved), MORPH_OK);
+  assert_string_equal(back->jobs[i].matrix, real);
+  assert_null(back->jobs[1 - i].matrix);
+  morph_workload_destroy(wl);
+  morph_workload_destroy(back);
+}
+
+/* Loads the workload of job_line and expects EPARSE naming want. */
+static void expect_matrix_error(const char *sub, const char *job_line, const char *want)
+{
+  morph_workload *wl = wl_new();
+  expect_eparse(wl, morph_workload_load_json(wl, matrix_workload(sub, job_line)), want);
+}
+
+static void json_matrix_errors_name_file_line_field(void **state)
+{
+  (void)state;
+  expect_matrix_error("mtx-missing", "\"matrix\": \"none.mtx\"", "w.json:3: jobs[0].matrix: ");
+  expect_matrix_error("mtx-missing", "\"matrix\": \"none.mtx\"", "mtx-missing/none.mtx");
+  expect_matrix_error("mtx-bad", "\"matrix\": \"bad.mtx\"", "w.json:3: jobs[0].matrix: ");
+  expect_matrix_error("mtx-bad", "\"matrix\": \"bad.mtx\"", "bad.mtx:3");
+  expect_matrix_error("mtx-type", "\"matrix\": 7", "w.json:3: jobs[0].matrix: expected the path");
+  expect_matrix_error("mtx-type", "\"matrix\": \"\"", "jobs[0].matrix: expected the path");
 }
 
 static const char swf_ok[] = "; Version: 2.2\n"
@@ -591,6 +663,8 @@ int main(int argc, char **argv)
     cmocka_unit_test(json_defaults_follow_tables_5_and_6),
     cmocka_unit_test(json_save_load_roundtrip),
     cmocka_unit_test(json_unreadable_file_is_eio),
+    cmocka_unit_test(json_matrix_resolved_against_the_file),
+    cmocka_unit_test(json_matrix_errors_name_file_line_field),
     cmocka_unit_test(swf_import_keeps_sizes_and_times),
     cmocka_unit_test(swf_malleable_share_converts_jobs),
     cmocka_unit_test(swf_bad_field_names_file_line_field),

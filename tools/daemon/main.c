@@ -45,6 +45,10 @@ static const char usage_text[] =
   "      --resize-timeout S  seconds a job has to answer a resize (default 300);\n"
   "                        then the resize fails, the job keeps its size\n"
   "      --launcher PATH   morph-run to start jobs with (default: next to me)\n"
+  "      --checkpoint-dir DIR  embedded: a folder every node sees; a job moved\n"
+  "                        off a failing node is relaunched from a checkpoint\n"
+  "                        there, leaving no Open MPI daemon on the node\n"
+  "                        (default: a live shrink)\n"
   "  -v, --verbose         more messages\n"
   "      --stop            ask the running morphd to stop (jobs keep running)\n"
   "      --kill-jobs       with --stop: stop every running job first\n"
@@ -56,7 +60,7 @@ static const char usage_text[] =
 
 enum { OPT_SOCKET = 256, OPT_JOURNAL, OPT_HOSTFILE, OPT_PARAM, OPT_LAUNCHER, OPT_STOP, OPT_KILL,
        OPT_LIST, OPT_PLACEMENT, OPT_TOPOLOGY, OPT_FAULTS, OPT_PLACE_PARAM, OPT_RESIZE_TIMEOUT,
-       OPT_HEARTBEAT, OPT_HEARTBEAT_PORT, OPT_HEARTBEAT_WINDOW };
+       OPT_HEARTBEAT, OPT_HEARTBEAT_PORT, OPT_HEARTBEAT_WINDOW, OPT_CHECKPOINT_DIR };
 
 static const struct option long_opts[] = {
   {"dir", required_argument, NULL, 'd'},         {"socket", required_argument, NULL, OPT_SOCKET},
@@ -74,6 +78,7 @@ static const struct option long_opts[] = {
   {"heartbeat", required_argument, NULL, OPT_HEARTBEAT},
   {"heartbeat-port", required_argument, NULL, OPT_HEARTBEAT_PORT},
   {"heartbeat-window", required_argument, NULL, OPT_HEARTBEAT_WINDOW},
+  {"checkpoint-dir", required_argument, NULL, OPT_CHECKPOINT_DIR},
   {NULL, 0, NULL, 0},
 };
 
@@ -172,6 +177,7 @@ static int option(cli_opts *o, int c, char *arg)
   case OPT_HEARTBEAT_PORT: return integer(arg, 65535, &o->d.heartbeat_port);
   case OPT_HEARTBEAT_WINDOW: return integer(arg, MORPH__BEAT_WINDOW_MAX, &o->d.heartbeat_window);
   case OPT_LAUNCHER: o->d.launcher = arg; return 0;
+  case OPT_CHECKPOINT_DIR: o->d.checkpoint_dir = arg; return 0;
   case 'v': o->d.verbose++; return 0;
   case OPT_STOP: o->stop = 1; return 0;
   case OPT_KILL: o->kill_jobs = 1; return 0;

@@ -12,7 +12,6 @@
 #include <unistd.h>
 
 #include "morph/error.h"
-#include "morph/prof.h"
 #include "morph/workload.h"
 #include "rms/client.h"
 #include "submit.h"
@@ -163,24 +162,11 @@ static json_t *build(sub_opts *o, morph_job_kind kind, char **prog, int n, const
  * (file, line, field). */
 static int add_matrix(const sub_opts *o, json_t *r)
 {
-  morph_comm_matrix *m;
-  if (!o->matrix)
+  char err[600];
+  if (!o->matrix || morph__cli_add_matrix(r, o->matrix, err, sizeof err) == MORPH_OK)
     return 0;
-  if (morph_comm_matrix_create(0, &m) != MORPH_OK)
-    return bad("out of memory reading", o->matrix);
-  int rc = morph_comm_matrix_load(m, o->matrix, MORPH_CM_BYTES);
-  if (rc != MORPH_OK) {
-    fprintf(stderr, "morph submit: %s\n", morph_comm_matrix_errmsg(m));
-    morph_comm_matrix_destroy(m);
-    return 2;
-  }
-  json_t *a = json_array();
-  for (size_t k = 0; a && k < (size_t)m->n * (size_t)m->n; k++)
-    json_array_append_new(a, json_integer((json_int_t)m->bytes[k]));
-  json_object_set_new(r, "traffic", a);
-  json_object_set_new(r, "traffic_n", json_integer(m->n));
-  morph_comm_matrix_destroy(m);
-  return 0;
+  fprintf(stderr, "morph submit: %s\n", err);
+  return 2;
 }
 
 int main(int argc, char **argv)

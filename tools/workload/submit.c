@@ -61,6 +61,14 @@ int wl_submit(const wl_opts *o, morph__cli *cli, const morph_workload *wl, size_
   sizes(o, j, req);
   json_t *reply;
   *id = 0;
+  char err[600];
+  /* Read again since the load: a file changed meanwhile is this job's
+   * refusal, not the run's end. */
+  if (j->matrix && morph__cli_add_matrix(req, j->matrix, err, sizeof err) != MORPH_OK) {
+    fprintf(stderr, "morph workload: %s: matrix: %s\n", j->name, err);
+    json_decref(req);
+    return MORPH_OK;
+  }
   int rc = morph__cli_call(cli, req, &reply, 10);
   int answered = reply != NULL;
   if (rc == MORPH_OK)
