@@ -87,6 +87,7 @@ void morph__launch_dispatch_tick(struct morph__launch *r)
   d->mechanism = m.mechanism;
   d->iteration = m.iteration;
   d->move = m.from[0] != '\0';
+  snprintf(d->hosts, sizeof d->hosts, "%s", m.hosts);
   d->sent = morph__launch_clock(r);
   m.id = d->id;
   if (d->move)

@@ -58,6 +58,7 @@
 
 #include "common/log.h"
 #include "opts.h"
+#include "proto/hosts.h"
 #include "proto/protocol.h"
 #include "watch.h"
 
@@ -79,6 +80,7 @@ struct morph__launch_decision {
   int mechanism;
   int64_t iteration; /* at_iteration sent (-1: now) */
   int move;          /* a move (RESIZE with `from`): size unchanged */
+  char hosts[512];   /* the RESIZE's hosts (proto/hosts.h; "": none named) */
   double sent;       /* run clock */
   double acked;      /* when the ACK arrived (0: not yet) */
   morph__msg ack;    /* the job's ACK, completed by settle/relaunch */
@@ -152,6 +154,9 @@ struct morph__launch {
   struct morph__launch_relay relay;
   FILE *report;
   struct morph__launch_monitor mon;
+  morph__hostlist file_hosts; /* --hostfile's hosts and slots (hosts.h) */
+  morph__hostlist placed;     /* where the job's processes run (hosts.h) */
+  char relaunch_hostfile[PATH_MAX]; /* mpirun's hostfile after a relaunch */
   int exit_code;             /* what morph run exits with */
 };
 

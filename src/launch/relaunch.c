@@ -5,6 +5,7 @@
 
 #include "child.h"
 #include "decision.h"
+#include "hosts.h"
 #include "morph/error.h"
 #include "mpirun.h"
 #include "state.h"
@@ -46,7 +47,9 @@ static void rollback(struct morph__launch *r, int outcome, const char *why)
            r->restart_size, why);
   morph__say(&r->log, 0, "%s; restarting at %d from %s", r->rollback_note, r->dec.ack.old_size,
              r->checkpoint);
-  if (morph__launch_mpirun_start(r, r->dec.ack.old_size, r->checkpoint) != MORPH_OK) {
+  /* The RESIZE's hosts, applied backwards: where the job was. */
+  if (morph__launch_hosts_relaunch(r, r->dec.ack.old_size, r->dec.hosts) != MORPH_OK ||
+      morph__launch_mpirun_start(r, r->dec.ack.old_size, r->checkpoint) != MORPH_OK) {
     give_up(r, "mpirun did not start");
     return;
   }
@@ -56,7 +59,8 @@ static void rollback(struct morph__launch *r, int outcome, const char *why)
 static void restart(struct morph__launch *r)
 {
   morph__launch_child_kill_leftovers(r->opt->grace);
-  if (morph__launch_mpirun_start(r, r->restart_size, r->checkpoint) != MORPH_OK) {
+  if (morph__launch_hosts_relaunch(r, r->restart_size, r->dec.hosts) != MORPH_OK ||
+      morph__launch_mpirun_start(r, r->restart_size, r->checkpoint) != MORPH_OK) {
     rollback(r, MORPH_ESPAWN, "mpirun did not start");
     return;
   }

@@ -49,6 +49,15 @@ struct morph__launch_watch {
 int morph__launch_watch_open(struct morph__launch_watch *w, const char *hostfile, const char *job,
                              const char *exe, double limit_s, char *err, size_t errsize);
 
+/* Adds `host` to the hosts watched (nothing if it is one already). When
+ * w watched none (the job ran on this host only) and `host` is another
+ * one, w starts watching this host and `host`, for job, exe and limit_s
+ * as morph__launch_watch_open. Errors: MORPH_ENOENT (no address),
+ * MORPH_EINVAL (a name, job or path that cannot be passed to a shell),
+ * MORPH_ENOMEM; err says which; w is unchanged. */
+int morph__launch_watch_add(struct morph__launch_watch *w, const char *host, const char *job,
+                            const char *exe, double limit_s, char *err, size_t errsize);
+
 /* Reads what the sessions printed and starts the missing ones. */
 void morph__launch_watch_poll(struct morph__launch_watch *w, double now);
 
