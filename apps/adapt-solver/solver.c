@@ -60,6 +60,7 @@ typedef struct solver {
   double comm_ms;   /* --comm-ms C: emulated communication, C ms per other
                        process, spent by the others inside MPI_Barrier */
   int timing;       /* --timing: print the calls' times and the CPU time */
+  int hosts_seen;   /* --hosts: the size last printed with the hosts */
   timing tm;
 } solver;
 
@@ -200,6 +201,7 @@ static void probe(solver *s, int *status, int *seen) {
   s->tm.probe += now() - t, s->tm.probes++;
   if (adapt == MPI_ADAPT_TRUE)                                             /* morph */
     resource_adapt(s, status, seen);                                       /* morph */
+  app_hosts(&s->a, MORPH_Adapt_ctx(), &s->hosts_seen);
 }
 
 /* Rank 0 runs both phases serially and compares bitwise. */
