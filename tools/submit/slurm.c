@@ -95,10 +95,11 @@ static void body(FILE *f, const sub_opts *o, char **prog, int n)
         "} | awk '!seen[$0]++ { print $0 \" slots=\" ENVIRON[\"SLURM_NTASKS_PER_NODE\"] }' "
         ">\"$hosts\"\n",
         f);
-  /* --no-recovery: morph run's crash monitor counts the job's processes on
-   * this host only, which is wrong once they span nodes. A relaunch's
-   * checkpoint goes where every node of the job reads it: the submit
-   * folder, unless MORPH_CHECKPOINT_DIR names another. */
+  /* --no-recovery: written when morph run's crash monitor counted this
+   * host only; it counts every host of the job now, but the example apps
+   * on Slurm (morphd-apps) have not been measured without it. A
+   * relaunch's checkpoint goes where every node of the job reads it: the
+   * submit folder, unless MORPH_CHECKPOINT_DIR names another. */
   quote(f, run);
   fputs(" --server ", f);
   quote(f, o->server);
