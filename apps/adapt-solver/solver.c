@@ -192,6 +192,7 @@ static void resource_adapt(solver *s, int *status, int *seen) {
   locate(s, MORPH_ADAPT_COMM_WORLD);                                       /* morph */
   *status = MPI_ADAPT_STATUS_STAYING;                                      /* morph */
   app_progress(MORPH_Adapt_ctx(), seen);                                   /* morph */
+  app_hosts(&s->a, MORPH_Adapt_ctx(), &s->hosts_seen); /* joiners: at the window's iteration */
 }
 
 static void probe(solver *s, int *status, int *seen) {
@@ -201,7 +202,6 @@ static void probe(solver *s, int *status, int *seen) {
   s->tm.probe += now() - t, s->tm.probes++;
   if (adapt == MPI_ADAPT_TRUE)                                             /* morph */
     resource_adapt(s, status, seen);                                       /* morph */
-  app_hosts(&s->a, MORPH_Adapt_ctx(), &s->hosts_seen);
 }
 
 /* Rank 0 runs both phases serially and compares bitwise. */
@@ -276,6 +276,7 @@ int main(int argc, char **argv) {
       s.u[k] = initial(s.first + k, s.n);
     s.c = (counters){0, 0, 1};
   }                                                                        /* morph */
+  app_hosts(&s.a, MORPH_Adapt_ctx(), &s.hosts_seen);
   double *w = malloc(sizeof(double) * (size_t)(s.n + 2));
   if (!w)
     MPI_Abort(MPI_COMM_WORLD, 2);
