@@ -499,6 +499,36 @@ nothing_left() {
   done
 }
 
+# hold_node3_4: a foreign job on node3 and node4, so that a 1-node job's
+# 2nd node can only be node1 or node2.
+hold_node3_4() {
+  local f
+  f=$(s sbatch --parsable -N2 -w node3,node4 --exclusive -o /dev/null --wrap 'sleep 600') ||
+    fail "sbatch foreign"
+  JOBS+=("$f")
+  wait_for "foreign job $f running" 60 is_running "$f"
+}
+
+# shrunk_to_end J OUT: a pending foreign 1-node job makes morphd shrink J
+# to 1 node; J ends COMPLETED with CHECK PASSED, its ranks (OUT, --hosts)
+# on its batch host at start and at the end, 2 on each of node1 and node2
+# at 4 processes.
+shrunk_to_end() {
+  local j=$1 out=$2 f b g
+  f=$(s sbatch --parsable -N1 --exclusive -o /dev/null --wrap 'sleep 600') || fail "sbatch foreign"
+  JOBS+=("$f")
+  wait_for "job $j shrunk to 1 node" 120 count_is "$j" 1
+  wait_for "job $j done" 300 is_gone "$j"
+  grep "morph run: \|CHECK" "$out"
+  grep -q '^CHECK PASSED' "$out" || fail "no CHECK PASSED: $(tail -n 30 "$out")"
+  expect_eq "accounting of $j" "$(s sacct -n -X -j "$j" -o State | tail -n1 | xargs)" COMPLETED
+  b=$(grep -m1 '^it .* rank 0 ' "$out" | awk '{print $8}')
+  g=$([ "$b" = node1 ] && echo node2 || echo node1)
+  expect_eq "at start" "$(ranks_on "$out" 2 first)" "0:$b 1:$b"
+  expect_eq "relaunched at 4" "$(ranks_on "$out" 4 first)" "0:$b 1:$b 2:$g 3:$g"
+  expect_eq "at the end" "$(ranks_on "$out" 2 last)" "0:$b 1:$b"
+}
+
 # A Jacobi job (2 processes a node, limits 2-4) whose mpirun knows only
 # the job's own nodes (its script's hostfile leaves out the partition's
 # other nodes, as a user's script may): morphd grows it onto a 2nd node,
@@ -510,15 +540,11 @@ nothing_left() {
 # it back. CHECK PASSED, the ranks' hosts follow the allocation, sacct
 # shows the sizes, nothing is left on the nodes.
 case_morphd_relaunch_fallback() {
-  local j f b g out script sizes
+  local j out script sizes
   need_jacobi
   morphd_start
   morphd_trap
-  # The job's 2nd node can only be node1 or node2.
-  f=$(s sbatch --parsable -N2 -w node3,node4 --exclusive -o /dev/null --wrap 'sleep 600') ||
-    fail "sbatch foreign"
-  JOBS+=("$f")
-  wait_for "foreign job $f running" 60 is_running "$f"
+  hold_node3_4
   out=$MD/fb.out
   script=$MD/fb.sbatch
   s "$BIN/morph" submit --slurm --print --server "$ADDR" --ppn 2 -n 2 --min 2 --max 4 --pref 2 \
@@ -530,20 +556,9 @@ case_morphd_relaunch_fallback() {
   wait_for "job $j's live grow rolled back" 120 grep -qs "later resizes use relaunch" "$out"
   grep -q "job 2->4 live ok" "$out" && fail "a live grow onto a node mpirun does not know succeeded"
   wait_for "job $j grown again by relaunch" 120 grep -q "job 2->4 relaunch ok" "$out"
-  b=$(grep -m1 '^it .* rank 0 ' "$out" | awk '{print $8}')
-  g=$([ "$b" = node1 ] && echo node2 || echo node1)
   expect_eq "nodes of $j after the relaunch" "$(s scontrol show hostnames "$(nodes_of "$j")" | xargs)" \
     "node1 node2"
-  f=$(s sbatch --parsable -N1 --exclusive -o /dev/null --wrap 'sleep 600') || fail "sbatch foreign"
-  JOBS+=("$f")
-  wait_for "job $j shrunk to 1 node" 120 count_is "$j" 1
-  wait_for "job $j done" 300 is_gone "$j"
-  grep "morph run: \|CHECK" "$out"
-  grep -q '^CHECK PASSED' "$out" || fail "no CHECK PASSED: $(tail -n 30 "$out")"
-  expect_eq "accounting of $j" "$(s sacct -n -X -j "$j" -o State | tail -n1 | xargs)" COMPLETED
-  expect_eq "at start" "$(ranks_on "$out" 2 first)" "0:$b 1:$b"
-  expect_eq "relaunched at 4" "$(ranks_on "$out" 4 first)" "0:$b 1:$b 2:$g 3:$g"
-  expect_eq "shrunk" "$(ranks_on "$out" 2 last)" "0:$b 1:$b"
+  shrunk_to_end "$j" "$out"
   # Slurm keys a record by its start second: the release after the failed
   # grow and the next merge often share one, so "1 2 2 1" as well.
   sizes=$(s sacct -n -X -j "$j" -o NNodes | xargs)
@@ -557,14 +572,11 @@ case_morphd_relaunch_fallback() {
 # job grown by morphd onto a 2nd node is relaunched at 4 with 2 processes
 # there, and shrunk back to its batch host for a foreign job.
 case_morphd_relaunch_mpich() {
-  local j f b g out
+  local j out
   [ -x "$BIN/jacobi.mpich" ] || { echo "no jacobi.mpich: skipped"; exit 77; }
   morphd_start
   morphd_trap
-  f=$(s sbatch --parsable -N2 -w node3,node4 --exclusive -o /dev/null --wrap 'sleep 600') ||
-    fail "sbatch foreign"
-  JOBS+=("$f")
-  wait_for "foreign job $f running" 60 is_running "$f"
+  hold_node3_4
   out=$MD/mpich.out
   j=$(s "$BIN/morph" submit --slurm --server "$ADDR" --ppn 2 -n 2 --min 2 --max 4 --pref 2 \
     -J mpich -o "$out" -q "$BIN/jacobi.mpich" --iters 700 --delay-ms 60 --hosts) ||
@@ -572,19 +584,8 @@ case_morphd_relaunch_mpich() {
   JOBS+=("$j")
   wait_for "job $j grown by relaunch" 120 grep -qs "job 2->4 relaunch ok" "$out"
   expect_eq "nodes of $j" "$(s scontrol show hostnames "$(nodes_of "$j")" | xargs)" "node1 node2"
-  f=$(s sbatch --parsable -N1 --exclusive -o /dev/null --wrap 'sleep 600') || fail "sbatch foreign"
-  JOBS+=("$f")
-  wait_for "job $j shrunk to 1 node" 120 count_is "$j" 1
-  wait_for "job $j done" 300 is_gone "$j"
-  grep "morph run: \|CHECK" "$out"
-  grep -q '^CHECK PASSED' "$out" || fail "no CHECK PASSED: $(tail -n 30 "$out")"
+  shrunk_to_end "$j" "$out"
   grep -q "job 4->2 relaunch ok" "$out" || fail "the shrink was not a relaunch"
-  expect_eq "accounting of $j" "$(s sacct -n -X -j "$j" -o State | tail -n1 | xargs)" COMPLETED
-  b=$(grep -m1 '^it .* rank 0 ' "$out" | awk '{print $8}')
-  g=$([ "$b" = node1 ] && echo node2 || echo node1)
-  expect_eq "at start" "$(ranks_on "$out" 2 first)" "0:$b 1:$b"
-  expect_eq "relaunched at 4" "$(ranks_on "$out" 4 first)" "0:$b 1:$b 2:$g 3:$g"
-  expect_eq "relaunched at 2" "$(ranks_on "$out" 2 last)" "0:$b 1:$b"
   echo "sacct sizes of $j: $(s sacct -n -X -j "$j" -o NNodes | xargs)"
   nothing_left "$j"
   morphd_check
