@@ -14,6 +14,7 @@
 
 #include "child.h"
 #include "common/clock.h"
+#include "hosts.h"
 #include "monitor.h"
 #include "morph/error.h"
 #include "mpirun.h"
@@ -160,6 +161,8 @@ static int setup(struct morph__launch *r)
     return rc;
   export_env(r);
   morph__launch_relay_init(r);
+  if ((rc = morph__launch_hosts_init(r, r->opt->np)) != MORPH_OK)
+    return rc;
   return morph__launch_mpirun_start(r, r->opt->np, NULL);
 }
 
@@ -185,6 +188,7 @@ int morph__launch_init(struct morph__launch *r, struct morph__launch_opts *o)
 
 int morph__launch_fini(struct morph__launch *r)
 {
+  morph__launch_hosts_free(r);
   morph__launch_monitor_free(r); /* its sessions are not the job's leftovers */
   if (morph__launch_child_kill_leftovers(r->opt->grace) > 0)
     morph__say(&r->log, 0, "stopped processes of the job that outlived mpirun");
