@@ -79,6 +79,25 @@ static void all_distinct(const fixture *F, int k)
       assert_int_not_equal(F->node[i], F->node[j]);
 }
 
+/* pf 0.02 on every node where faulty(x, y, z), 0 elsewhere. */
+static void set_faults(fixture *F, int (*faulty)(const int xyz[3]))
+{
+  for (int v = 0; v < morph_topo_nodes(F->t); v++) {
+    int xyz[3];
+    morph_topo_coords(F->t, v, xyz);
+    assert_int_equal(morph_faults_set(F->f, v, faulty(xyz) ? 0.02 : 0), MORPH_OK);
+  }
+}
+
+static int outside_block_34(const int p[3])
+{
+  return !(p[0] >= 3 && p[0] <= 4 && p[1] >= 3 && p[1] <= 4 && p[2] >= 3 && p[2] <= 4);
+}
+
+static int on_a_zero_plane(const int p[3]) { return !p[0] || !p[1] || !p[2]; }
+
+static int odd_sum(const int p[3]) { return (p[0] + p[1] + p[2]) % 2; }
+
 static void place(fixture *F, int want_box)
 {
   assert_int_equal(morph_map_compute(MORPH_MAP_BOX, &F->in, F->node, &F->rep), MORPH_OK);
@@ -138,12 +157,7 @@ static void box_avoids_faulty_nodes(void **state)
   (void)state;
   fixture *F = make(6, 6, 6, 8);
   grid(F, 2, 1000);
-  for (int v = 0; v < 216; v++) {
-    int xyz[3];
-    morph_topo_coords(F->t, v, xyz);
-    int inside = xyz[0] >= 3 && xyz[0] <= 4 && xyz[1] >= 3 && xyz[1] <= 4 && xyz[2] >= 3 && xyz[2] <= 4;
-    assert_int_equal(morph_faults_set(F->f, v, inside ? 0 : 0.02), MORPH_OK);
-  }
+  set_faults(F, outside_block_34);
   place(F, 1);
   assert_int_equal(F->rep.on_faulty, 0);
   for (int r = 0; r < 8; r++) {
@@ -164,11 +178,7 @@ static void box_routes_avoid_faulty_nodes(void **state)
   fixture *F = make(4, 4, 4, 8);
   grid(F, 2, 1000);
   unsigned char touched[64];
-  for (int v = 0; v < 64; v++) {
-    int xyz[3];
-    morph_topo_coords(F->t, v, xyz);
-    assert_int_equal(morph_faults_set(F->f, v, xyz[0] && xyz[1] && xyz[2] ? 0 : 0.02), MORPH_OK);
-  }
+  set_faults(F, on_a_zero_plane);
   place(F, 1);
   F->in.traffic = NULL; /* every pair's route */
   assert_int_equal(morph_map_footprint(&F->in, F->node, touched), MORPH_OK);
@@ -186,11 +196,7 @@ static void box_falls_back_without_a_fault_free_box(void **state)
   (void)state;
   fixture *F = make(4, 4, 4, 8);
   grid(F, 2, 1000);
-  for (int v = 0; v < 64; v++) {
-    int xyz[3];
-    morph_topo_coords(F->t, v, xyz);
-    assert_int_equal(morph_faults_set(F->f, v, (xyz[0] + xyz[1] + xyz[2]) % 2 ? 0.02 : 0), MORPH_OK);
-  }
+  set_faults(F, odd_sum);
   place(F, 0);
   assert_int_equal(F->rep.box[1], 0);
   assert_int_equal(F->rep.box[2], 0);
