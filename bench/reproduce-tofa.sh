@@ -7,7 +7,15 @@
 # (mean of the per-batch ratios; lammps: the 16-faulty-node case); the abort
 # ratios are NPB-DT's (aborted runs over all runs, 1000 instances);
 # prof_overhead: Jacobi run time with the profiler over without (median of
-# the ratios of pairs run at the same time, with min and max). docs/reproduction-tofa.md discusses the numbers.
+# the ratios of pairs run at the same time, with min and max);
+# morph_vs_default_*: the same ratios for morph's own box strategy (a
+# compact fault-free sub-box, src/place/map_box.c) instead of Listing 1.1.
+# docs/reproduction-tofa.md discusses the numbers.
+#
+# usage: reproduce-tofa.sh [--quick] [--lammps]
+#   --quick   2 batches instead of 10 (and 3 profiler pairs instead of 9);
+#   --lammps  only the LAMMPS-like batches (profile, 8 and 16 faulty nodes,
+#             the compute-share sweep) and their RESULT keys.
 #
 # Steps (progress on stderr):
 #  1. profile the proxies with morph prof (real MPI) and check their shapes;
@@ -15,11 +23,14 @@
 #     LAMMPS-like default vs TOFA on the five arrangements of Table 1;
 #  3. batches: 10 (2 with --quick) batches of 100 instances, 8x8x8 torus,
 #     pf = 0.02 on 16 random nodes (NPB-DT, LAMMPS) and 8 (LAMMPS); per
-#     batch, default / TOFA / greedy / remap placements, each simulated once
+#     batch, default / TOFA / greedy / remap / box placements, each simulated once
 #     with smpirun (a run's time does not depend on which faulty nodes are
 #     up when it survives) and the aborts drawn by tofa-bench batch; a
 #     sample of draws is replayed in SimGrid with zero-bandwidth links to
-#     check that the model aborts exactly the runs SimGrid aborts;
+#     check that the model aborts exactly the runs SimGrid aborts; then
+#     the LAMMPS 16-faulty-node batches again with less and more
+#     computation per timestep (--flops), the same placements and draws:
+#     the batch ratio against the compute share of a timestep;
 #  4. the profiler's overhead on Jacobi.
 # CSV results and gnuplot plots go to $OUT (default build-bench/tofa) and
 # the plots are copied to docs/img/tofa-*.png.
@@ -29,14 +40,22 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${MORPH_BUILD:-$root/build-bench}
 out=${OUT:-$build/tofa}
-quick=0
-[ "${1:-}" = "--quick" ] && quick=1
+say() { echo "reproduce-tofa: $*" >&2; }
+quick=0 lammps_only=0
+for a in "$@"; do
+  case $a in
+  --quick) quick=1 ;;
+  --lammps) lammps_only=1 ;;
+  *) say "unknown option $a (usage: reproduce-tofa.sh [--quick] [--lammps])"; exit 2 ;;
+  esac
+done
 batches=10 instances=100 lsteps=50 pairs=9
 [ $quick = 1 ] && batches=2 pairs=3
 B=$build/bin
 NICE="nice -n 10"
+STRATEGIES="default tofa greedy remap box"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-say() { echo "reproduce-tofa: $*" >&2; }
+SECONDS=0
 
 if [ ! -x "$B/tofa-bench" ] || [ ! -x "$B/proxy-dt.smpi" ] || [ ! -x "$B/prof-calls.ompi" ]; then
   say "building in $build"
@@ -60,11 +79,23 @@ SMPI_CFG=(--cfg=smpi/simulate-computation:no --log=root.thres:critical
   --cfg=smpi/reduce_scatter:mpich_pair)
 
 # sim APP HOSTS [FAILED]: simulated time of one run (seconds), or "abort".
+# FLOPS, if set: the LAMMPS-like proxy's computation per timestep. Without
+# failed nodes a run's time depends only on the placement, and the same
+# placement comes back in many batches (TOFA's and box's, whenever the
+# faults miss them): each (app, torus, flops, hosts) is simulated once.
 sim() {
+  local key
+  [ -n "${3:-}" ] && { sim_once "$@"; return; }
+  mkdir -p "$out/sim-cache"
+  key=$out/sim-cache/$({ echo "$1 ${TORUS:-8x8x8} ${FLOPS:-}"; cat "$2"; } | md5sum | cut -c1-16)
+  [ -s "$key" ] || sim_once "$@" >"$key"
+  cat "$key"
+}
+sim_once() {
   local app=$1 hosts=$2 failed=${3:-} torus=${TORUS:-8x8x8} np args
   np=$(wc -l <"$hosts")
   "$B/tofa-bench" platform --torus "$torus" --hostfile "$hosts" ${failed:+--failed "$failed"} -o "$hosts.xml"
-  if [ "$app" = dt ]; then args=(); else args=(--steps "$lsteps"); fi
+  if [ "$app" = dt ]; then args=(); else args=(--steps "$lsteps" ${FLOPS:+--flops "$FLOPS"}); fi
   if ! $NICE smpirun -np "$np" -platform "$hosts.xml" -hostfile "$hosts" "${SMPI_CFG[@]}" \
       "$B/proxy-$app.smpi" "${args[@]}" >"$hosts.log" 2>&1; then
     echo abort
@@ -85,7 +116,7 @@ place() {
 # --- 1. profiles and shapes -------------------------------------------------
 say "1/4 profiling the proxies with morph prof (64 and 85 Open MPI processes)"
 $NICE "$B/morph" prof -q -o "$out/lammps" -n 64 -- "$B/proxy-lammps.ompi" --steps 10 >/dev/null
-$NICE "$B/morph" prof -q -o "$out/dt" -n 85 -- "$B/proxy-dt.ompi" --bytes 65536 >/dev/null
+[ $lammps_only = 1 ] || $NICE "$B/morph" prof -q -o "$out/dt" -n 85 -- "$B/proxy-dt.ompi" --bytes 65536 >/dev/null
 # LAMMPS-like: every byte between ranks on a common line of the 4x4x4 grid
 # (halo neighbours, FFT transposes, recursive-doubling partners).
 lshape=$(awk '!/^%/ && NF == 3 && !seen++ {next} !/^%/ && NF == 3 {
@@ -94,28 +125,30 @@ lshape=$(awk '!/^%/ && NF == 3 && !seen++ {next} !/^%/ && NF == 3 {
     ri = int(i / s) % 4; rj = int(j / s) % 4; if (ri == rj) same++ }
   tot += $3; if (same >= 2) on += $3 } END {printf "%.4f", on / tot}' "$out/lammps.bytes.mtx")
 # NPB-DT-like: bytes on the arcs of the black-hole graph (i -> 64 + i/4 ...).
-dshape=$(awk '!/^%/ && NF == 3 && !seen++ {next} !/^%/ && NF == 3 {
+dshape=none
+[ $lammps_only = 1 ] || dshape=$(awk '!/^%/ && NF == 3 && !seen++ {next} !/^%/ && NF == 3 {
   i = $1 - 1; j = $2 - 1
   succ = (i < 64) ? 64 + int(i / 4) : (i < 80) ? 80 + int((i - 64) / 4) : (i < 84) ? 84 : -1
   tot += $3; if (j == succ) on += $3 } END {printf "%.4f", on / tot}' "$out/dt.bytes.mtx")
 say "shapes: lammps $lshape of bytes on grid lines; dt $dshape of bytes on data-flow arcs"
 cp "$out/lammps.png" "$root/docs/img/tofa-matrix-lammps.png"
-cp "$out/dt.png" "$root/docs/img/tofa-matrix-dt.png"
+[ $lammps_only = 1 ] || cp "$out/dt.png" "$root/docs/img/tofa-matrix-dt.png"
 
 # --- 2. fault-free runs ------------------------------------------------------
+fault_free() {
 say "2/4 fault-free runs: NPB-DT strategies, LAMMPS on the five arrangements"
 echo "strategy,seconds,cost" >fig3-dt.csv
-for s in default random greedy tofa; do
+for s in default random greedy tofa box; do
   place dt $s "dt-$s.hosts"
   t=$(sim dt "dt-$s.hosts")
   echo "$s,$t,$(sed -n 's/.*cost=\([0-9]*\).*/\1/p' "dt-$s.hosts.place")" >>fig3-dt.csv
 done
-echo "torus,default,tofa,paper_default,paper_tofa" >table1.csv
+echo "torus,default,tofa,box,paper_default,paper_tofa" >table1.csv
 paper_t1="8x8x8:247.5:217.2 4x8x16:188.9:210.1 8x4x16:232.3:240.9 4x4x32:212.8:242.3 4x32x4:159.0:207.4"
 for e in $paper_t1; do
   IFS=: read -r torus pd pt <<<"$e"
   row=$torus
-  for s in default tofa; do
+  for s in default tofa box; do
     TORUS=$torus place lammps $s "t1-$torus-$s.hosts"
     t=$(TORUS=$torus sim lammps "t1-$torus-$s.hosts")
     row="$row,$(awk -v t="$t" -v n="$lsteps" 'BEGIN {printf "%.1f", n / t}')"
@@ -123,6 +156,8 @@ for e in $paper_t1; do
   echo "$row,$pd,$pt" >>table1.csv
   say "  table 1 $torus: $(tail -1 table1.csv)"
 done
+}
+[ $lammps_only = 1 ] || fault_free
 
 # --- 3. batches --------------------------------------------------------------
 # batch SCENARIO APP NFAULTY: one line per batch and strategy in batches.csv.
@@ -147,7 +182,7 @@ batch() {
   for b in $(seq 1 "$batches"); do
     seed=$((1000 * b + nf))
     "$B/tofa-bench" faults --torus 8x8x8 --count "$nf" --pf 0.02 --seed "$seed" -o "$sc-$b.faults"
-    for s in default tofa greedy remap; do
+    for s in $STRATEGIES; do
       local hosts="$sc-$b-$s.hosts"
       if [ $s = default ]; then cp "$sc-default.hosts" "$hosts"; t=$tdef
       elif [ $s = remap ]; then
@@ -165,7 +200,7 @@ batch() {
       echo "$line" | awk -v sc="$sc" -v b="$b" -v s="$s" -v t="$t" -v onf="${onf:-0}" '{
         for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
         printf "%s,%d,%s,%s,%s,%s,%s,%s,%s\n", sc, b, s, t, v["runs"], v["aborts"], v["batch_time"], onf, v["footprint"] }' >>batches.csv
-      if [ "$b" = 1 ] && { [ $s = default ] || [ $s = tofa ]; }; then
+      if [ "$b" = 1 ] && { [ $s = default ] || [ $s = tofa ] || [ $s = box ]; }; then
         validate "$sc" $s "$app" "$hosts" "$hosts.draws"
       fi
     done
@@ -173,11 +208,44 @@ batch() {
   done
 }
 say "3/4 batches: $batches x $instances instances, 8x8x8 torus, pf 0.02"
-batch dt16 dt 16
+[ $lammps_only = 1 ] || batch dt16 dt 16
 batch lammps8 lammps 8
 batch lammps16 lammps 16
 
+# Compute share: the LAMMPS 16-faulty-node batches again with FLOPS per
+# timestep from none to twice the proxy's 1.5e7, the same placements and
+# the same runs and aborts (a run's count of restarts does not depend on
+# its length), so only the run time T changes. share = the default
+# placement's computation time (6 Gflops nodes) over its step time.
+sweep() {
+  local f b s t tdef
+  echo "flops,batch,strategy,run_time,runs" >sweep.csv
+  for f in 0 3.75e6 7.5e6 1.5e7 3e7; do
+    tdef=$(FLOPS=$f sim lammps lammps16-default.hosts)
+    for b in $(seq 1 "$batches"); do
+      for s in default tofa box; do
+        if [ $s = default ]; then t=$tdef; else t=$(FLOPS=$f sim lammps "lammps16-$b-$s.hosts"); fi
+        awk -F, -v f="$f" -v b="$b" -v s="$s" -v t="$t" '$1 == "lammps16" && $2 == b && $3 == s {
+          print f "," b "," s "," t "," $5}' batches.csv >>sweep.csv
+      done
+    done
+    say "  compute share sweep: flops $f done"
+  done
+  awk -F, -v n="$lsteps" 'NR > 1 {bt[$1, $2, $3] = $4 * $5; if ($3 == "default") rt[$1] = $4; f[$1] = 1
+      nb[$1] = $2 > nb[$1] ? $2 : nb[$1]; if ($3 != "default") st[$1, $3] += $4}
+    END {print "flops,compute_share,step_ratio_tofa,step_ratio_box,batch_ratio_tofa,batch_ratio_box"
+      for (x in f) { share = (x / 6e9) / (rt[x] / n); r["tofa"] = r["box"] = 0
+        for (b = 1; b <= nb[x]; b++) for (s in r) r[s] += bt[x, b, s] / bt[x, b, "default"]
+        printf "%s,%.3f,%.3f,%.3f,%.3f,%.3f\n", x, share, st[x, "tofa"] / nb[x] / rt[x],
+          st[x, "box"] / nb[x] / rt[x], r["tofa"] / nb[x], r["box"] / nb[x] } }' sweep.csv |
+    sort -t, -k2,2g >compute-share.csv
+  column -s, -t compute-share.csv >&2 || cat compute-share.csv >&2
+}
+say "3b/4 LAMMPS 16 faulty: batch ratio against the compute share of a timestep"
+sweep
+
 # --- 4. profiler overhead ----------------------------------------------------
+overhead() {
 say "4/4 profiler overhead: Jacobi, $pairs pairs of runs with and without, side by side"
 # Both runs of a pair at the same time, so that both see the same load
 # (bench/tofa/prof-overhead.sh); the ratio of each pair, median, min, max.
@@ -197,6 +265,8 @@ read -r sr1 ar1 < <(percall -x LD_PRELOAD="$lib" -x MORPH_PROF_DIR="$out/jac.ran
 call_sr=$(awk -v a="$sr0" -v b="$sr1" 'BEGIN {printf "%.0f", b - a}')
 call_ar=$(awk -v a="$ar0" -v b="$ar1" 'BEGIN {printf "%.0f", b - a}')
 say "  per call (CPU ns, without/with): sendrecv $sr0/$sr1, allreduce $ar0/$ar1"
+}
+[ $lammps_only = 1 ] || overhead
 
 # --- summary, plots ------------------------------------------------------------
 sum() { # scenario strategy field -> mean over batches (and ratios)
@@ -214,7 +284,8 @@ say "SimGrid agrees with the abort model on $agree replayed draws"
 {
   echo "scenario,strategy,ratio_vs_default,abort_ratio,mean_batch_time"
   for sc in dt16 lammps8 lammps16; do
-    for s in default tofa greedy remap; do
+    [ $lammps_only = 1 ] && [ $sc = dt16 ] && continue
+    for s in $STRATEGIES; do
       echo "$sc,$s,$(ratio $sc $s),$(aborts $sc $s),$(sum $sc $s 7)"
     done
   done
@@ -223,8 +294,8 @@ column -s, -t summary.csv >&2 || cat summary.csv >&2
 
 plot_batches() { # scenario title file: batch completion per batch and strategy
   awk -F, -v sc="$1" '$1 == sc {t[$2, $3] = $7; if ($2 > n) n = $2}
-    END {print "batch,default,tofa,greedy,remap"
-         for (b = 1; b <= n; b++) print b "," t[b, "default"] "," t[b, "tofa"] "," t[b, "greedy"] "," t[b, "remap"]}' \
+    END {print "batch,default,tofa,greedy,remap,box"
+         for (b = 1; b <= n; b++) print b "," t[b, "default"] "," t[b, "tofa"] "," t[b, "greedy"] "," t[b, "remap"] "," t[b, "box"]}' \
     batches.csv >"$1-plot.csv"
   cat >"$1.gp" <<EOF
 set terminal pngcairo size 900,450 noenhanced
@@ -239,13 +310,36 @@ set ylabel 'batch completion time (simulated s)'
 set xlabel 'batch'
 set yrange [0:*]
 plot '$1-plot.csv' skip 1 using 2:xtic(1) title 'default (Slurm order)', '' skip 1 using 3 title 'TOFA', \\
-     '' skip 1 using 4 title 'greedy', '' skip 1 using 5 title 'remap from default'
+     '' skip 1 using 4 title 'greedy', '' skip 1 using 5 title 'remap from default', \\
+     '' skip 1 using 6 title 'box (morph)'
 EOF
   gnuplot "$1.gp"
 }
-plot_batches dt16 "NPB-DT-like, 85 processes, 16 faulty nodes (pf 0.02): paper figure 4" "$root/docs/img/tofa-batches-dt16.png"
+[ $lammps_only = 1 ] || plot_batches dt16 "NPB-DT-like, 85 processes, 16 faulty nodes (pf 0.02): paper figure 4" "$root/docs/img/tofa-batches-dt16.png"
 plot_batches lammps8 "LAMMPS-like, 64 processes, 8 faulty nodes: paper figure 5a" "$root/docs/img/tofa-batches-lammps8.png"
 plot_batches lammps16 "LAMMPS-like, 64 processes, 16 faulty nodes: paper figure 5b" "$root/docs/img/tofa-batches-lammps16.png"
+cat >compute-share.gp <<EOF
+set terminal pngcairo size 900,450 noenhanced
+set output '$root/docs/img/tofa-lammps-compute-share.png'
+set title 'LAMMPS-like, 16 faulty nodes: batch completion time over default against compute share'
+set datafile separator ','
+set key bottom right
+set xlabel 'computation / timestep, default placement'
+set ylabel 'batch time / default batch time'
+set yrange [0.5:1.05]
+set grid
+plot 'compute-share.csv' skip 1 using 2:5 with linespoints title 'TOFA (Listing 1.1)', \\
+     '' skip 1 using 2:6 with linespoints title 'box (morph)', 0.81 with lines dt 2 title 'paper TOFA 0.81'
+EOF
+gnuplot compute-share.gp
+if [ $lammps_only = 1 ]; then
+  echo "RESULT tofa_vs_default_lammps=$(ratio lammps16 tofa) morph_vs_default_lammps=$(ratio lammps16 box)" \
+    "tofa_vs_default_lammps8=$(ratio lammps8 tofa) morph_vs_default_lammps8=$(ratio lammps8 box)" \
+    "tofa_abort_ratio_lammps16=$(aborts lammps16 tofa) morph_abort_ratio_lammps16=$(aborts lammps16 box)" \
+    "default_abort_ratio_lammps16=$(aborts lammps16 default) abort_model_agrees=$agree shape_lammps=$lshape" \
+    "batches=$batches seconds=$SECONDS"
+  exit 0
+fi
 cat >table1.gp <<EOF
 set terminal pngcairo size 900,450 noenhanced
 set output '$root/docs/img/tofa-table1.png'
@@ -257,17 +351,21 @@ set style fill solid 0.8 border -1
 set key outside top center horizontal
 set ylabel 'timesteps/s'
 set yrange [0:*]
-plot 'table1.csv' skip 1 using 2:xtic(1) title 'morph default', '' skip 1 using 3 title 'morph TOFA', \
-     '' skip 1 using 4 title 'paper default-Slurm', '' skip 1 using 5 title 'paper TOFA'
+plot 'table1.csv' skip 1 using 2:xtic(1) title 'morph default', '' skip 1 using 3 title 'morph TOFA', \\
+     '' skip 1 using 4 title 'morph box', '' skip 1 using 5 title 'paper default-Slurm', \\
+     '' skip 1 using 6 title 'paper TOFA'
 EOF
 gnuplot table1.gp
 
 dt_t=$(awk -F, '$1 == "tofa" {print $2}' fig3-dt.csv)
 dt_d=$(awk -F, '$1 == "default" {print $2}' fig3-dt.csv)
 echo "RESULT tofa_vs_default_dt=$(ratio dt16 tofa) tofa_vs_default_lammps=$(ratio lammps16 tofa)" \
+  "morph_vs_default_dt=$(ratio dt16 box) morph_vs_default_lammps=$(ratio lammps16 box)" \
   "tofa_abort_ratio=$(aborts dt16 tofa) default_abort_ratio=$(aborts dt16 default)" \
   "prof_overhead=$overhead prof_overhead_min=$overhead_min prof_overhead_max=$overhead_max prof_call_ns_sendrecv=$call_sr prof_call_ns_allreduce=$call_ar" \
   "tofa_vs_default_lammps8=$(ratio lammps8 tofa) tofa_abort_ratio_lammps16=$(aborts lammps16 tofa)" \
   "default_abort_ratio_lammps16=$(aborts lammps16 default) greedy_vs_default_dt=$(ratio dt16 greedy)" \
   "remap_vs_default_dt=$(ratio dt16 remap) dt_faultfree_tofa_vs_default=$(awk -v a="$dt_t" -v b="$dt_d" 'BEGIN {printf "%.3f", a / b}')" \
-  "abort_model_agrees=$agree shape_lammps=$lshape shape_dt=$dshape batches=$batches"
+  "morph_vs_default_lammps8=$(ratio lammps8 box)" \
+  "morph_abort_ratio=$(aborts dt16 box) morph_abort_ratio_lammps16=$(aborts lammps16 box)" \
+  "abort_model_agrees=$agree shape_lammps=$lshape shape_dt=$dshape batches=$batches seconds=$SECONDS"

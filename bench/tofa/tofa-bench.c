@@ -157,9 +157,10 @@ static int cmd_place(const args *a)
     fprintf(o, "%s\n", morph_topo_node_name(t, node[r]));
   if (o && o != stdout)
     fclose(o);
-  printf("strategy=%s used=%s cost=%.0f on_faulty=%d window=%d moved=%d fallback=%d%s%s\n",
+  printf("strategy=%s used=%s cost=%.0f on_faulty=%d window=%d box=%dx%dx%d moved=%d fallback=%d%s%s\n",
          a->strategy ? a->strategy : "tofa", morph_map_strategy_name(rep.used), rep.cost, rep.on_faulty,
-         rep.tofa_window, rep.moved, rep.fallback, rep.msg[0] ? " msg=" : "", rep.msg);
+         rep.tofa_window, rep.box[0], rep.box[1], rep.box[2], rep.moved, rep.fallback,
+         rep.msg[0] ? " msg=" : "", rep.msg);
   return 0;
 }
 

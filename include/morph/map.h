@@ -14,7 +14,12 @@
  *             nodes large enough, mapped with Scotch on that sub-machine;
  *             without one, Scotch on the most compact set of free nodes
  *             (fault-free first) with Eq. 1 costs (the paper maps on the
- *             whole machine, which spreads a small job over all of it).
+ *             whole machine, which spreads a small job over all of it);
+ *  - box:     morph's own, on a torus: the most compact sub-box of free
+ *             fault-free nodes (4x4x4 for 64 ranks; only the last plane
+ *             may be partial), the one whose routes cost least under
+ *             Eq. 1, mapped with Scotch on the torus cut down to it
+ *             (SCOTCH_archSub); without one, or on another topology, tofa.
  * morph_map_remap re-places a job that grows or shrinks with Scotch's
  * remapping: staying ranks pay a migration cost to move, so a resize does
  * not shuffle the job.
@@ -45,10 +50,11 @@ typedef enum morph_map_strategy {
   MORPH_MAP_RANDOM,
   MORPH_MAP_GREEDY,
   MORPH_MAP_TOFA,
+  MORPH_MAP_BOX,
   MORPH_MAP_COUNT
 } morph_map_strategy;
 
-/* "default", "random", "greedy", "tofa"; "?" outside the enum. */
+/* "default", "random", "greedy", "tofa", "box"; "?" outside the enum. */
 const char *morph_map_strategy_name(morph_map_strategy s);
 
 /* Errors: MORPH_EINVAL for an unknown name (*s unchanged). */
@@ -73,6 +79,7 @@ typedef struct morph_map_report {
   morph_map_strategy used;  /* the strategy asked for, or DEFAULT after a fallback */
   int fallback;             /* 1: the default order was used instead, msg says why */
   int tofa_window;          /* tofa: 1 = consecutive fault-free window found (line 14) */
+  int box[3];               /* box: the sub-box's shape; 0 0 0 without one (tofa then) */
   int on_faulty;            /* ranks placed on nodes with a non-zero probability */
   int moved;                /* remap: staying ranks that changed node */
   double cost;              /* sum over rank pairs of traffic x route cost */

@@ -14,6 +14,7 @@ static const morph__mapper *const mappers[MORPH_MAP_COUNT] = {
   [MORPH_MAP_RANDOM] = &morph__map_random,
   [MORPH_MAP_GREEDY] = &morph__map_greedy,
   [MORPH_MAP_TOFA] = &morph__map_tofa,
+  [MORPH_MAP_BOX] = &morph__map_box,
 };
 
 const char *morph_map_strategy_name(morph_map_strategy s)

@@ -1,7 +1,7 @@
 /*
  * Mapping internals (morph/map.h): the context every strategy gets, the
  * strategies behind one small ops struct (one file each: map_default.c,
- * map_random.c, map_greedy.c, map_tofa.c), and the helpers they share.
+ * map_random.c, map_greedy.c, map_tofa.c, map_box.c), and the helpers they share.
  */
 #ifndef MORPH_PLACE_MAP_INTERNAL_H
 #define MORPH_PLACE_MAP_INTERNAL_H
@@ -33,6 +33,7 @@ extern const morph__mapper morph__map_default;
 extern const morph__mapper morph__map_random;
 extern const morph__mapper morph__map_greedy;
 extern const morph__mapper morph__map_tofa;
+extern const morph__mapper morph__map_box;
 
 /* The context of a call (map.c): checks the input (the reason in
  * rep->msg) and builds the free-node list and symmetric weights. Free it
@@ -66,10 +67,16 @@ int morph__map_compact(const morph__mapctx *c, const int *pool, int npool, const
  * the target built from route costs (a native torus sub-architecture
  * when no node fails). old[r], if not NULL, is the index in cand of rank
  * r's current node or -1, and migration weighs moving it
- * (SCOTCH_graphRemap). Errors: MORPH_EINVAL (Scotch refused the graph, the
+ * (SCOTCH_graphRemap). native: use Scotch's own architecture cut down to
+ * the candidates even if nodes elsewhere may fail (the caller knows no
+ * route between candidates crosses one). Errors: MORPH_EINVAL (Scotch refused the graph, the
  * architecture or the strategy; message in c->rep->msg), MORPH_ENOMEM. */
 int morph__scotch_map(morph__mapctx *c, const int *cand, const int *old, double migration,
-                      int *node);
+                      int native, int *node);
+
+/* Keeps Scotch's mapping node[] or replaces it by the candidates in their
+ * own order, rank r on cand[r], whichever costs less (map_common.c). */
+void morph__map_keep_cheaper(const morph__mapctx *c, const int *cand, int *node);
 
 /* rep->msg formatting; returns rc. */
 int morph__map_say(morph__mapctx *c, int rc, const char *fmt, ...)

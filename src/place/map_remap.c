@@ -98,7 +98,7 @@ static int do_remap(remap *m, double migration, int *node)
   int rc = choose_nodes(m);
   if (rc)
     return rc;
-  if (c->w && morph__scotch_map(c, m->cand, m->old_idx, migration, node) == MORPH_OK)
+  if (c->w && morph__scotch_map(c, m->cand, m->old_idx, migration, 0, node) == MORPH_OK)
     return MORPH_OK;
   if (c->w) {
     char why[400];

@@ -50,20 +50,6 @@ static int window(const morph__mapctx *c)
   return best;
 }
 
-/* Scotch's mapping, or the nodes in their own order if that costs less.
- * For a banded matrix (ranks that talk have close numbers, as LAMMPS's)
- * the node order is already good and Scotch's heuristic can do worse:
- * measured on the 4x32x4 and 4x4x32 tori of paper 004's Table 1 (cost
- * 1.24e9 against 1.15e9 for the LAMMPS-like proxy, and fewer timesteps). */
-static void keep_cheaper(const morph__mapctx *c, const int *cand, int *node)
-{
-  morph_map_input in = *c->in;
-  in.nprocs = c->k;
-  if (morph_map_cost(&in, cand) < morph_map_cost(&in, node))
-    for (int i = 0; i < c->k; i++)
-      node[i] = cand[i];
-}
-
 static int map_tofa(morph__mapctx *c, int *node)
 {
   int k = c->k, start = window(c), fault_free, rc;
@@ -87,8 +73,8 @@ static int map_tofa(morph__mapctx *c, int *node)
   if (!rc && !c->w) {
     for (int i = 0; i < k; i++) /* nothing to optimise: window order */
       node[i] = cand[i];
-  } else if (!rc && (rc = morph__scotch_map(c, cand, NULL, 0, node)) == MORPH_OK) {
-    keep_cheaper(c, cand, node);
+  } else if (!rc && (rc = morph__scotch_map(c, cand, NULL, 0, 0, node)) == MORPH_OK) {
+    morph__map_keep_cheaper(c, cand, node);
   }
   free(pool);
   free(cand);

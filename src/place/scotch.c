@@ -6,7 +6,8 @@
  * The target is Scotch's own architecture (SCOTCH_archTorus3, a two-level
  * SCOTCH_archTleaf, SCOTCH_archCmplt) cut down to the chosen nodes with
  * SCOTCH_archSub when every link costs the same (no node likely to fail),
- * and for remapping. Otherwise it is a decomposition-defined architecture
+ * when the caller says the candidates' routes cross no such node, and for
+ * remapping. Otherwise it is a decomposition-defined architecture
  * ("deco 0") whose terminal distances are the route costs of the cost
  * model (Eq. 1 along the topology's own routes, exactly), and whose
  * decomposition halves the nodes recursively along their longest torus
@@ -332,7 +333,7 @@ static int run(morph__mapctx *c, SCOTCH_Context *ctx, SCOTCH_Graph *g, const SCO
 }
 
 static int map_on(morph__mapctx *c, const int *cand, const sgraph *sg, const int *old,
-                  double migration, SCOTCH_Num *part)
+                  double migration, int native, SCOTCH_Num *part)
 {
   SCOTCH_Graph g;
   SCOTCH_Arch full, a;
@@ -352,7 +353,7 @@ static int map_on(morph__mapctx *c, const int *cand, const sgraph *sg, const int
    * candidates already leave out the faulty nodes): measured with Scotch
    * 7.0.3, SCOTCH_graphRemap on a decomposition-defined target returns
    * placements unrelated to the old mapping, whatever the migration cost. */
-  int native = uniform(c) || old;
+  native = native || uniform(c) || old;
   if (!rc && native && (rc = native_arch(c, cand, &full, &a)) == MORPH_ENOSYS)
     morph__map_say(c, rc, "remapping needs a torus, fat tree or flat topology");
   else if (!rc && (rc = native ? rc : deco_arch(c, cand, &a)))
@@ -367,7 +368,7 @@ static int map_on(morph__mapctx *c, const int *cand, const sgraph *sg, const int
 }
 
 int morph__scotch_map(morph__mapctx *c, const int *cand, const int *old, double migration,
-                      int *node)
+                      int native, int *node)
 {
   sgraph sg = {0};
   SCOTCH_Num *part = malloc(sizeof(SCOTCH_Num) * (size_t)c->k);
@@ -377,7 +378,7 @@ int morph__scotch_map(morph__mapctx *c, const int *cand, const int *old, double 
   else if (c->k == 1)
     part[0] = 0;
   else
-    rc = map_on(c, cand, &sg, old, migration, part);
+    rc = map_on(c, cand, &sg, old, migration, native, part);
   if (!rc) {
     one_per_node(c, cand, part);
     for (int r = 0; r < c->k; r++)

@@ -18,6 +18,7 @@ if(MORPH_SCOTCH_INCLUDE AND MORPH_SCOTCH_LIB AND MORPH_SCOTCHERR_LIB)
     ${CMAKE_CURRENT_LIST_DIR}/map.c ${CMAKE_CURRENT_LIST_DIR}/map_ctx.c ${CMAKE_CURRENT_LIST_DIR}/map_common.c
     ${CMAKE_CURRENT_LIST_DIR}/map_default.c ${CMAKE_CURRENT_LIST_DIR}/map_random.c
     ${CMAKE_CURRENT_LIST_DIR}/map_greedy.c ${CMAKE_CURRENT_LIST_DIR}/map_tofa.c
+    ${CMAKE_CURRENT_LIST_DIR}/map_box.c
     ${CMAKE_CURRENT_LIST_DIR}/map_remap.c ${CMAKE_CURRENT_LIST_DIR}/scotch.c)
   target_include_directories(morph_map PUBLIC ${CMAKE_SOURCE_DIR}/include
                              PRIVATE ${CMAKE_SOURCE_DIR}/src ${MORPH_SCOTCH_INCLUDE})
