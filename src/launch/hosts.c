@@ -7,32 +7,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "common/hostfile.h"
 #include "monitor.h"
 #include "watch.h"
 #include "morph/error.h"
-
-/* The user's hostfile, one run per line (a line without slots= is 1). */
-static int read_file(struct morph__launch *r, const char *path)
-{
-  FILE *f = fopen(path, "r");
-  if (!f) {
-    morph__say(&r->log, 0, "cannot read the hostfile %s: %s", path, strerror(errno));
-    return MORPH_EIO;
-  }
-  char line[1024], why[128];
-  struct morph__hostline h;
-  int rc = MORPH_OK;
-  for (int no = 1; rc == MORPH_OK && fgets(line, sizeof line, f); no++) {
-    int k = morph__hostline_parse(line, &h, why, sizeof why);
-    if (k < 0)
-      morph__say(&r->log, 0, "%s:%d: %s", path, no, why);
-    rc = k < 0 ? MORPH_EINVAL : k ? morph__hostlist_add(&r->file_hosts, h.host, h.slots ? h.slots : 1)
-                                  : MORPH_OK;
-  }
-  fclose(f);
-  return rc;
-}
+#include "mpicmd.h"
 
 /* Adds up to `want` processes from the hostfile's free slots (slots of
  * a host minus what *l already has there), in the file's order; returns
@@ -57,8 +35,17 @@ int morph__launch_hosts_init(struct morph__launch *r, int np)
   const char *path = r->opt->cmd.hostfile;
   if (!path)
     return MORPH_OK;
-  int rc = read_file(r, path);
-  if (rc == MORPH_OK)
+  char *list;
+  int rc = morph__launch_hostfile_list(path, &list);
+  if (rc == MORPH_OK) {
+    rc = morph__hostlist_parse(&r->file_hosts, list) == MORPH_OK ? MORPH_OK : MORPH_EINVAL;
+    free(list);
+  }
+  if (rc != MORPH_OK)
+    morph__say(&r->log, 0, "--hostfile %s: %s", path,
+               rc == MORPH_EIO ? "cannot be read" : rc == MORPH_ENOMEM ? "out of memory"
+                                                   : "a bad line, or no host");
+  else
     fill(r, &r->placed, np); /* past the slots, mpirun says what it does */
   return rc;
 }

@@ -287,11 +287,10 @@ static int hydra_host(const char *line, char **buf, size_t *len)
   return MORPH_OK;
 }
 
-/* The hostfile as hydra's -hosts list. Hydra's own hostfile format
- * ("host:n") refuses Open MPI's "slots=", which morph's hostfiles (and
- * morphd's) use: a list on the command line serves both, with no file to
- * write and remove. */
-static int hydra_hosts(const char *path, char **out)
+/* Hydra's own hostfile format ("host:n") refuses Open MPI's "slots=",
+ * which morph's hostfiles (and morphd's) use: a -hosts list on the
+ * command line serves both, with no file to write and remove. */
+int morph__launch_hostfile_list(const char *path, char **out)
 {
   *out = NULL;
   FILE *f = fopen(path, "r");
@@ -319,7 +318,7 @@ static int mpich_args(const struct morph__launch_mpicmd *c, struct morph__launch
   if (!c->hostfile)
     return MORPH_OK;
   char *hosts;
-  int rc = hydra_hosts(c->hostfile, &hosts);
+  int rc = morph__launch_hostfile_list(c->hostfile, &hosts);
   if (rc == MORPH_OK)
     rc = morph__launch_argv_push(a, "-hosts") | morph__launch_argv_push(a, hosts) ? MORPH_ENOMEM : MORPH_OK;
   free(hosts);

@@ -88,4 +88,12 @@ void morph__launch_mpi_cleanup(enum morph__launch_mpi mpi, int mpirun_pid);
 int morph__launch_argv_push(struct morph__launch_argv *a, const char *s);
 void morph__launch_argv_free(struct morph__launch_argv *a);
 
+/* The hostfile at path (Open MPI's "host slots=n" or hydra's "host:n"
+ * lines) as a host list, "node1:2,node2" (proto/hosts.h: a host without a
+ * count is one process), in *out (malloc'ed). MPICH gets it as hydra's
+ * -hosts; morph run keeps it for a relaunch's placement (hosts.h).
+ * Errors: MORPH_EIO (cannot be read), MORPH_EINVAL (a bad line, or no
+ * host), MORPH_ENOMEM; *out is NULL then. */
+int morph__launch_hostfile_list(const char *path, char **out);
+
 #endif
