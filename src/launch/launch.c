@@ -180,6 +180,7 @@ int morph__launch_init(struct morph__launch *r, struct morph__launch_opts *o)
   }
   if (morph__launch_session_name(r->session, sizeof r->session) == MORPH_OK)
     o->cmd.session_base = r->session;
+  r->hostfile_given = o->cmd.hostfile;
   int rc = setup(r);
   if (rc != MORPH_OK)
     r->exit_code = 125;
@@ -187,15 +188,17 @@ int morph__launch_init(struct morph__launch *r, struct morph__launch_opts *o)
 }
 
 /* Open MPI's session folders of the job, here and on the hosts of its
- * hostfile (session.h), once no process of the job is left. */
+ * hostfiles (session.h), once no process of the job is left: the given
+ * one, and a relaunch's, which may have hosts added. */
 static void remove_session(struct morph__launch *r)
 {
   const char *base = morph__launch_mpi_session_base(&r->opt->cmd);
-  if (!base)
-    return;
-  int left = morph__launch_session_remove(base, r->opt->cmd.hostfile, 10.0);
-  if (left > 0)
-    morph__say(&r->log, 0, "%s was not removed on %d host(s) of %s", base, left, r->opt->cmd.hostfile);
+  const char *hf[2] = {r->hostfile_given, r->opt->cmd.hostfile};
+  for (int i = 0; base && i < 2; i++) {
+    int left = i && hf[1] == hf[0] ? 0 : morph__launch_session_remove(base, hf[i], 10.0);
+    if (left > 0)
+      morph__say(&r->log, 0, "%s was not removed on %d host(s) of %s", base, left, hf[i]);
+  }
 }
 
 int morph__launch_fini(struct morph__launch *r)
