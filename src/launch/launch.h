@@ -119,6 +119,8 @@ struct morph__launch {
   char dir[PATH_MAX];        /* private temporary folder */
   char sock[PATH_MAX];       /* the socket the job connects to */
   char app_exe[PATH_MAX];    /* resolved program, to count its processes */
+  char session[PATH_MAX];    /* base of Open MPI's session folders (session.h) */
+  const char *hostfile_given; /* --hostfile: every host a relaunch may have used */
   int listen_fd;
   morph__conn job;           /* fd -1: no job connected */
   int job_hello;             /* the current incarnation said HELLO */

@@ -641,7 +641,31 @@ all_allocatable() {
   [ -n "$e" ] && s scancel "$e" && wait_for "probe $e gone" 30 idle_count_is $N
 }
 
-# apps_wave APP...: the apps at once, each a morph job of 1 node (2
+# on HOST CMD...: CMD on an emulated host (its own /tmp).
+on() { timeout 30 bash "$(dirname "$SLURM")/cluster.sh" exec "$@"; }
+
+# session_bases NODE: the session folder bases of morph jobs that have
+# Open MPI folders on NODE (morph run's <TMPDIR>/morph-<host>-<pid>), and
+# any folder left in Open MPI's default place.
+session_bases() {
+  on "$1" bash -c "ls -d /tmp/morph-node*-*/ompi.$1.* /tmp/ompi.* 2>/dev/null | sed 's,/ompi[.].*,,'" | sort -u | xargs
+}
+
+# Each job's mpirun starts a daemon on every node of the partition (its
+# hostfile), each in the job's own session folder base there.
+expect_session_bases() { # WANT_COUNT
+  local node bases
+  for node in $(s sinfo -h -N -o %N | sort -u); do
+    bases=$(session_bases "$node")
+    echo "$node: session folders under ${bases:-nothing}"
+    expect_eq "session folder bases on $node" "$(wc -w <<<"$bases")" "$1"
+    [[ " $bases " != *" /tmp "* ]] || fail "$node: a session folder in Open MPI's default /tmp/ompi.*"
+  done
+}
+
+# apps_wave APP...: the apps at once (submitted together: their mpiruns
+# start daemons on the same nodes in the same second, which raced on Open
+# MPI's shared session folder before morph run gave each job its own), each a morph job of 1 node (2
 # processes, limits 2-4) on its own node; morphd grows each onto a second
 # node (4 nodes for 2 apps), then one foreign 1-node sbatch job per app
 # makes morphd shrink each back to its batch host (the dmr policy shrinks
@@ -658,15 +682,12 @@ apps_wave() {
       fail "morph submit --slurm $app"
     JOBS+=("$j")
     ids+=("$j")
-    # One job's mpirun at a time: each starts an Open MPI daemon on every
-    # node of the partition, and two daemons starting on one node at the
-    # same moment race on its session folder (docs/slurm.md).
-    wait_for "job $j connected" 120 grep -q "job $j connected" "$MD/morphd.log"
   done
   for j in "${ids[@]}"; do
     wait_for "job $j grown to 2 nodes" 120 count_is "$j" 2
     grown+=("$(s scontrol show hostnames "$(nodes_of "$j")" | xargs)")
   done
+  expect_session_bases $#
   for app; do
     f=$(s sbatch --parsable -N1 --exclusive -o /dev/null --wrap 'sleep 600') || fail "sbatch foreign"
     JOBS+=("$f")
@@ -698,6 +719,7 @@ apps_wave() {
   done
   s scancel "${JOBS[@]}" >/dev/null 2>&1
   wait_for "every node idle" 60 idle_count_is $N
+  expect_session_bases 0
 }
 
 # Every example application grows onto another node and shrinks off it
