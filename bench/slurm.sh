@@ -23,9 +23,14 @@
 #    slurm_grow_s / slurm_grow_raw_s (medians).
 # 2. A mixed workload (unless --no-workload): J jobs (default 20), every
 #    fifth a foreign rigid `sbatch -N2 --exclusive` job (sleep), the others
-#    Jacobi morph jobs at 1 node, submitted 3 s apart, run twice:
+#    Jacobi morph jobs at 1 node, submitted 3 s apart, run twice, side by
+#    side, each on its own instance of 4 nodes (NAME-fix, NAME-fle) with
+#    its own morphd, so that both see the same machine load (one after the
+#    other, the load of a shared machine drifted between them by more than
+#    what they compare: docs/slurm.md):
 #      fixed     morph jobs with --min = --max = 2 processes (1 node)
 #      flexible  morph jobs with --min 2 --max 8 (1-4 nodes)
+#    Both with Open MPI's mpi_yield_when_idle (below, in side).
 #    Jacobi with --work-ms (per iteration W/P ms on P processes: strong
 #    scaling) so that a grown job finishes sooner. morph report makes the
 #    CSV and plots of morphd's journal (DIR/report/<kind>-*, in nodes);
@@ -54,20 +59,30 @@ SL="bash $root/scripts/slurm.sh --name $name"
 out=${out:-$build/bench-slurm-$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$out"
 
-mdpid= mdwrap=
+mdpid= mdwrap= sides=()
 stop_morphd() {
   [ -n "$mdpid" ] || return 0
   kill "$mdpid" 2>/dev/null || true
   wait "$mdwrap" 2>/dev/null || true
   mdpid=
 }
-trap 'stop_morphd; timeout 180 $SL down >/dev/null 2>&1 || echo "bench/slurm.sh: $name not down" >&2' EXIT
+# The workload's two sides end with their own instance (their EXIT trap).
+stop_sides() {
+  [ ${#sides[@]} -eq 0 ] || { kill "${sides[@]}" 2>/dev/null; wait "${sides[@]}" 2>/dev/null; }
+  sides=()
+}
+up=0
+trap 'stop_sides; stop_morphd; [ $up = 0 ] || timeout 180 $SL down >/dev/null 2>&1 || echo "bench/slurm.sh: $name not down" >&2' EXIT
 trap 'exit 130' INT TERM
 
 s() { timeout 120 $SL exec "$@"; }
-timeout 300 $SL up $N > "$out/up.log"
-eval "$($SL env)"
-addr=$MORPH_CLUSTER_HEAD:$((20000 + RANDOM % 20000))
+# instance_up: the instance of $SL with N nodes, its variables, morphd's address.
+instance_up() {
+  up=1
+  timeout 300 $SL up $N > "$out/up-${SL##* }.log"
+  eval "$($SL env)"
+  addr=$MORPH_CLUSTER_HEAD:$((20000 + RANDOM % 20000))
+}
 
 start_morphd() { # DIR
   mkdir -p "$1"
@@ -155,7 +170,12 @@ resizes() {
 }
 
 bench_result="RESULT slurm_nodes=$N"
-[ "$runs" -gt 0 ] && resizes
+if [ "$runs" -gt 0 ]; then
+  instance_up
+  resizes
+  timeout 180 $SL down >/dev/null 2>&1 || echo "bench/slurm.sh: $name not down" >&2
+  up=0
+fi
 result="$bench_result runs=$runs"
 
 # --- 2. mixed workload -------------------------------------------------------
@@ -208,9 +228,32 @@ grows_while_foreign() { # KIND
     END { print n + 0 }' "$out/$1-sacct.txt" "$out/$1/morphd.log"
 }
 
+# side KIND MAX, run in the background (a subshell: its variables and
+# traps are its own): run_workload on an instance of its own (NAME-<3
+# letters of KIND>), taken down on every way out.
+side() {
+  SL="bash $root/scripts/slurm.sh --name $name-${1:0:3}" up=0 mdpid= mdwrap= sides=()
+  trap 'stop_morphd; [ $up = 0 ] || timeout 180 $SL down >/dev/null 2>&1 || echo "bench/slurm.sh: ${SL##* } not down" >&2' EXIT
+  trap 'exit 130' INT TERM
+  # The emulated nodes' CPUs are the machine's 2 cores: Open MPI processes
+  # waiting in MPI spin and starve the others, so a grown job ran slower
+  # (Jacobi, 40 iterations at load 60-80: 59 s at 6 processes, 15-19 s at
+  # 2), unless they yield (8-9 s at 6). Real nodes have their own cores.
+  export OMPI_MCA_mpi_yield_when_idle=1
+  instance_up
+  run_workload "$1" "$2"
+}
+
 if [ "$no_workload" = 0 ]; then
-  run_workload fixed 2
-  run_workload flexible 8
+  side fixed 2 > "$out/fixed.log" 2>&1 &
+  sides+=($!)
+  side flexible 8 > "$out/flexible.log" 2>&1 &
+  sides+=($!)
+  ok=1
+  for p in "${sides[@]}"; do wait "$p" || ok=0; done
+  sides=()
+  cat "$out/fixed.log" "$out/flexible.log"
+  [ $ok = 1 ] || { echo "bench/slurm.sh: a workload failed (above)" >&2; exit 1; }
   read -r mfix wfix ufix < <(sacct_metrics fixed)
   read -r mflex wflex uflex < <(sacct_metrics flexible)
   printf "\n%-28s %10s %10s\n" "workload ($njobs jobs)" fixed flexible

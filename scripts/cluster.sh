@@ -193,7 +193,21 @@ mc_procs_of() {
   { find /proc/[0-9]*/ns -maxdepth 1 \( -name uts -o -name mnt -o -name net \) \
     -printf '%h %l\n' 2>/dev/null || true; } |
     awk -v ids="$ids" 'BEGIN { n = split(ids, a); for (i = 1; i <= n; i++) want[a[i]] = 1 }
-      want[$2] { split($1, p, "/"); print p[3] }' | sort -un
+      want[$2] { split($1, p, "/"); print p[3] }' | sort -un | mc_ours
+}
+
+# mc_ours: the PIDs read (one a line) that see this instance's /etc/hosts.
+# A namespace's ID is reused once its last process is gone: the records
+# of a host that died could then name another instance's new host (seen:
+# one `down` listed another instance's holder, started in the same
+# second). Every host of the instance bind-mounts $ST/etc/hosts, so a
+# process in its namespaces sees that very file.
+mc_ours() {
+  local pid
+  while read -r pid; do
+    [ "/proc/$pid/root/etc/hosts" -ef "$ST/etc/hosts" ] && echo "$pid"
+  done
+  return 0
 }
 
 # mc_kill_hosts SIGNAL HOST...: end every process on the hosts: SIGNAL and

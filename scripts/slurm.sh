@@ -5,6 +5,7 @@
 # with the cluster's key. docs/slurm.md has the details and measured times.
 #
 #   slurm.sh [--name NAME] up N     the cluster (if needed) and Slurm on it, until N nodes are idle
+#   slurm.sh [--name NAME] node-up NODE  that node's slurmd started again, until Slurm has it back
 #   slurm.sh [--name NAME] down     Slurm and the cluster, checking that nothing is left
 #   slurm.sh [--name NAME] status   daemons and sinfo (exit 0 all up, 1 partly, 3 down)
 #   slurm.sh [--name NAME] env      variables for Slurm clients (SLURM_CONF, cluster's)
@@ -231,6 +232,31 @@ cmd_up() {
   echo "slurm $NAME: $n nodes idle; SLURM_CONF=$SLURM_CONF (clients: slurm.sh exec CMD)"
 }
 
+# sl_node_back NODE: slurmctld has the node back in service: responding
+# (no '*'), neither down nor drained; idle or running jobs alike.
+sl_node_back() {
+  local st
+  st=$(on_head sinfo -h -N -n "$1" -o %T 2>/dev/null) || return 1
+  [[ $st =~ ^(idle|mixed|allocated|completing)$ ]]
+}
+
+# node-up NODE: one node's slurmd (killed, or its host's daemons gone)
+# started again and waited for alone, bounded; unlike `up`, nothing else is
+# waited for (the other nodes may be running jobs) and a failure leaves the
+# instance as it is.
+cmd_node_up() {
+  local node=${1:-}
+  [[ $node =~ ^node([1-9][0-9]*)$ ]] || die "node-up needs a node name (node1, node2, ...)"
+  sl_lock
+  sl_load || die "cluster $NAME is not up"
+  [ "${BASH_REMATCH[1]}" -le "$MORPH_CLUSTER_NODES" ] || die "$node is not a node of instance $NAME"
+  sl_alive slurmctld /usr/sbin/slurmctld || die "slurmctld of instance $NAME is not running: use up"
+  sl_alive "slurmd-$node" /usr/sbin/slurmd ||
+    sl_start "slurmd-$node" "$node" /usr/sbin/slurmd -D -f "$SLURM_CONF"
+  sl_wait "$node back in service" "$SL_WAIT_IDLE" sl_node_back "$node"
+  echo "slurm $NAME: $node $(on_head sinfo -h -N -n "$node" -o %T)"
+}
+
 # sl_teardown: Slurm's daemons stopped in order (slurmds and slurmctld
 # first so that nothing writes to slurmdbd, MariaDB last and cleanly), then
 # the cluster, whose `down` ends whatever is left on its hosts (job steps)
@@ -296,6 +322,7 @@ main() {
   case $cmd in
   up) cmd_up "$@" ;;
   down) cmd_down ;;
+  node-up) cmd_node_up "$@" ;;
   status) cmd_status ;;
   env) cmd_env ;;
   exec) cmd_exec "$@" ;;

@@ -60,6 +60,7 @@ typedef struct solver {
   double comm_ms;   /* --comm-ms C: emulated communication, C ms per other
                        process, spent by the others inside MPI_Barrier */
   int timing;       /* --timing: print the calls' times and the CPU time */
+  int hosts_seen;   /* --hosts: the size last printed with the hosts */
   timing tm;
 } solver;
 
@@ -191,6 +192,7 @@ static void resource_adapt(solver *s, int *status, int *seen) {
   locate(s, MORPH_ADAPT_COMM_WORLD);                                       /* morph */
   *status = MPI_ADAPT_STATUS_STAYING;                                      /* morph */
   app_progress(MORPH_Adapt_ctx(), seen);                                   /* morph */
+  app_hosts(&s->a, MORPH_Adapt_ctx(), &s->hosts_seen); /* joiners: at the window's iteration */
 }
 
 static void probe(solver *s, int *status, int *seen) {
@@ -274,6 +276,7 @@ int main(int argc, char **argv) {
       s.u[k] = initial(s.first + k, s.n);
     s.c = (counters){0, 0, 1};
   }                                                                        /* morph */
+  app_hosts(&s.a, MORPH_Adapt_ctx(), &s.hosts_seen);
   double *w = malloc(sizeof(double) * (size_t)(s.n + 2));
   if (!w)
     MPI_Abort(MPI_COMM_WORLD, 2);

@@ -108,7 +108,7 @@ int main(int argc, char **argv) {
   }
   MPI_Comm world;                                                          /* morph */
   PCM_Init(&world);                                                        /* morph */
-  int phase_iters = 6, fixed = 0, seen = 0;
+  int phase_iters = 6, fixed = 0, seen = 0, hosts_seen = 0;
   app_option extra[] = {{"phase-iters", 'i', &phase_iters, "iterations per environment phase"},
                         {"procs", 'i', &fixed, "processors available throughout (0: paper 003's "
                                                "8 -> 12 -> 16 -> 15 -> 10 -> 8)"},
@@ -163,6 +163,7 @@ int main(int argc, char **argv) {
     if (st == PCM_SPLIT || st == PCM_MERGE)                                /* morph */
       MPI_Bcast(model, 2, MPI_DOUBLE, 0, world); /* to the new components */ /* morph */
     app_progress(MORPH_PCM_ctx(), &seen);                                  /* morph */
+    app_hosts(&a, MORPH_PCM_ctx(), &hosts_seen);
     MPI_Bcast(model, 2, MPI_DOUBLE, 0, world);
     double acc[3] = {0, 0, 0}, all[3];
     for (int s = 0; s < nstars; s++)

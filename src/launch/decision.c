@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "hosts.h"
 #include "morph/error.h"
 #include "relay.h"
 #include "report.h"
@@ -28,6 +29,10 @@ void morph__launch_decision_done(struct morph__launch *r, int outcome, int new_s
   /* EBUSY: the job did shrink, only the slots are not known to be free. */
   if (outcome == MORPH_OK || outcome == MORPH_EBUSY)
     r->size = new_size;
+  /* A relaunch placed its processes itself (hosts.h); a move keeps the count. */
+  if ((outcome == MORPH_OK || outcome == MORPH_EBUSY) && !d->move &&
+      m.mechanism != MORPH__LAUNCH_MECH_RELAUNCH)
+    morph__launch_hosts_resized(r, &m);
   r->seq++;
   if (outcome == MORPH_OK)
     r->n_ok++;

@@ -87,10 +87,7 @@ void morph__launch_dispatch_tick(struct morph__launch *r)
   d->mechanism = m.mechanism;
   d->iteration = m.iteration;
   d->move = m.from[0] != '\0';
-  if (!d->move && m.size < r->size)
-    snprintf(d->leave, sizeof d->leave, "%s", m.hosts);
-  else if (!d->move && m.size > r->size)
-    snprintf(d->join, sizeof d->join, "%s", m.hosts);
+  snprintf(d->hosts, sizeof d->hosts, "%s", m.hosts);
   d->sent = morph__launch_clock(r);
   m.id = d->id;
   if (d->move)

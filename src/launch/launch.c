@@ -14,6 +14,7 @@
 
 #include "child.h"
 #include "common/clock.h"
+#include "hosts.h"
 #include "monitor.h"
 #include "morph/error.h"
 #include "mpirun.h"
@@ -21,6 +22,7 @@
 #include "relay.h"
 #include "report.h"
 #include "server.h"
+#include "session.h"
 #include "common/signals.h"
 #include "state.h"
 
@@ -160,6 +162,8 @@ static int setup(struct morph__launch *r)
     return rc;
   export_env(r);
   morph__launch_relay_init(r);
+  if ((rc = morph__launch_hosts_init(r, r->opt->np)) != MORPH_OK)
+    return rc;
   return morph__launch_mpirun_start(r, r->opt->np, NULL);
 }
 
@@ -177,10 +181,27 @@ int morph__launch_init(struct morph__launch *r, struct morph__launch_opts *o)
     snprintf(o->job_id_buf, sizeof o->job_id_buf, "run-%ld", (long)getpid());
     o->job_id = o->job_id_buf;
   }
+  if (morph__launch_session_name(r->session, sizeof r->session) == MORPH_OK)
+    o->cmd.session_base = r->session;
+  r->hostfile_given = o->cmd.hostfile;
   int rc = setup(r);
   if (rc != MORPH_OK)
     r->exit_code = 125;
   return rc;
+}
+
+/* Open MPI's session folders of the job, here and on the hosts of its
+ * hostfiles (session.h), once no process of the job is left: the given
+ * one, and a relaunch's, which may have hosts added. */
+static void remove_session(struct morph__launch *r)
+{
+  const char *base = morph__launch_mpi_session_base(&r->opt->cmd);
+  const char *hf[2] = {r->hostfile_given, r->opt->cmd.hostfile};
+  for (int i = 0; base && i < 2; i++) {
+    int left = i && hf[1] == hf[0] ? 0 : morph__launch_session_remove(base, hf[i], 10.0);
+    if (left > 0)
+      morph__say(&r->log, 0, "%s was not removed on %d host(s) of %s", base, left, hf[i]);
+  }
 }
 
 int morph__launch_fini(struct morph__launch *r)
@@ -188,6 +209,8 @@ int morph__launch_fini(struct morph__launch *r)
   morph__launch_monitor_free(r); /* its sessions are not the job's leftovers */
   if (morph__launch_child_kill_leftovers(r->opt->grace) > 0)
     morph__say(&r->log, 0, "stopped processes of the job that outlived mpirun");
+  remove_session(r); /* before hosts_free removes the relaunch's hostfile */
+  morph__launch_hosts_free(r);
   morph__launch_checkpoints_remove(r);
   morph__launch_relay_bye(r);
   morph__launch_relay_close(r);

@@ -58,6 +58,7 @@
 
 #include "common/log.h"
 #include "opts.h"
+#include "proto/hosts.h"
 #include "proto/protocol.h"
 #include "watch.h"
 
@@ -79,8 +80,7 @@ struct morph__launch_decision {
   int mechanism;
   int64_t iteration; /* at_iteration sent (-1: now) */
   int move;          /* a move (RESIZE with `from`): size unchanged */
-  char leave[512];   /* a shrink's RESIZE hosts: whose processes leave */
-  char join[512];    /* a grow's RESIZE hosts: where joiners go */
+  char hosts[512];   /* the RESIZE's hosts (proto/hosts.h; "": none named) */
   double sent;       /* run clock */
   double acked;      /* when the ACK arrived (0: not yet) */
   morph__msg ack;    /* the job's ACK, completed by settle/relaunch */
@@ -119,6 +119,8 @@ struct morph__launch {
   char dir[PATH_MAX];        /* private temporary folder */
   char sock[PATH_MAX];       /* the socket the job connects to */
   char app_exe[PATH_MAX];    /* resolved program, to count its processes */
+  char session[PATH_MAX];    /* base of Open MPI's session folders (session.h) */
+  const char *hostfile_given; /* --hostfile: every host a relaunch may have used */
   int listen_fd;
   morph__conn job;           /* fd -1: no job connected */
   int job_hello;             /* the current incarnation said HELLO */
@@ -138,13 +140,6 @@ struct morph__launch {
   char rollback_note[256];
   char checkpoint[512];      /* RESTART/ROLLBACK: checkpoint in use */
   char old_checkpoints[8][512]; /* to remove at exit */
-  char hostdir[PATH_MAX];    /* private folder of those hostfiles; "": none yet */
-  char hostfile[2][PATH_MAX]; /* RESTART: the hostfile without the hosts
-                                the job left (leave.h), hostdir/hosts.0|1;
-                                two, so the one before stays for a rollback */
-  const char *hostfile_before; /* RESTART: the one to roll back to */
-  char gone[256];            /* RESTART: the hosts left out of it */
-  char added[256];           /* RESTART: the hosts added back to it */
   int n_old_checkpoints;
   struct morph__launch_decision dec;
   int settling;              /* waiting for the leavers of a live shrink */
@@ -161,6 +156,11 @@ struct morph__launch {
   struct morph__launch_relay relay;
   FILE *report;
   struct morph__launch_monitor mon;
+  morph__hostlist file_hosts; /* --hostfile's hosts and slots (hosts.h) */
+  morph__hostlist placed;     /* where the job's processes run (hosts.h) */
+  morph__hostlist left;       /* hosts the job left whole (hosts.h) */
+  char hostdir[PATH_MAX];     /* private folder of that hostfile; "": none yet */
+  char relaunch_hostfile[PATH_MAX]; /* mpirun's hostfile after a relaunch */
   int exit_code;             /* what morph run exits with */
 };
 

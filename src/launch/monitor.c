@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "morph/error.h"
 #include "procs.h"
 #include "state.h"
 
@@ -178,6 +179,20 @@ int morph__launch_monitor_lost_hosts(struct morph__launch *r, char *buf, size_t 
     morph__launch_watch_poll(&r->mon.watch, now);
   }
   return morph__launch_watch_silent(&r->mon.watch, t0, buf, size);
+}
+
+void morph__launch_monitor_watch(struct morph__launch *r, const char *host)
+{
+  char err[320];
+  if (!r->app_exe[0])
+    return; /* the program is not known here: nothing is counted anywhere */
+  int n = r->mon.watch.n;
+  if (morph__launch_watch_add(&r->mon.watch, host, r->opt->job_id, r->app_exe, r->opt->timeout,
+                              err, sizeof err) != MORPH_OK)
+    morph__say(&r->log, 0, "%s: crashes and leavers there will not be seen", err);
+  else if (r->mon.watch.n > n)
+    morph__say(&r->log, 1, "watching the job's processes on %s too (%d hosts)", host,
+               r->mon.watch.n);
 }
 
 void morph__launch_monitor_free(struct morph__launch *r)

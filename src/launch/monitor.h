@@ -35,6 +35,11 @@ int morph__launch_monitor_idle_lost(struct morph__launch *r, char *names, size_t
  * Returns how many did not answer. */
 int morph__launch_monitor_lost_hosts(struct morph__launch *r, char *buf, size_t size);
 
+/* The job now also runs on `host` (a relaunch placed it there, hosts.h):
+ * from the next look its processes there are counted too. Said once if
+ * the host cannot be watched; the count then leaves it out. */
+void morph__launch_monitor_watch(struct morph__launch *r, const char *host);
+
 void morph__launch_monitor_free(struct morph__launch *r);
 
 #endif

@@ -1,12 +1,10 @@
 #include "mpicmd.h"
 
 #include <errno.h>
-#include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -164,17 +162,24 @@ static int hostfile_has_slots(const char *path)
   return found;
 }
 
-/* True if the user chose Open MPI's TCP interfaces, in the environment or
- * with --mpi-arg. */
-static int tcp_interfaces_chosen(const struct morph__launch_mpicmd *c)
+/* True if the user set an Open MPI MCA parameter whose name holds `part`,
+ * in the environment or with --mpi-arg. */
+static int mca_chosen(const struct morph__launch_mpicmd *c, const char *part)
 {
   for (char **e = environ; *e; e++)
-    if (strncmp(*e, "OMPI_MCA_", 9) == 0 && strstr(*e, "tcp_if_"))
+    if (strncmp(*e, "OMPI_MCA_", 9) == 0 && strstr(*e, part) && strstr(*e, part) < strchr(*e, '='))
       return 1;
   for (int k = 0; k < c->n_args; k++)
-    if (strstr(c->args[k], "tcp_if_"))
+    if (strstr(c->args[k], part))
       return 1;
   return 0;
+}
+
+const char *morph__launch_mpi_session_base(const struct morph__launch_mpicmd *c)
+{
+  if (c->mpi != MORPH__LAUNCH_MPI_OPENMPI || !c->session_base || mca_chosen(c, "tmpdir_base"))
+    return NULL;
+  return c->session_base;
 }
 
 int morph__launch_mpi_recovers(const struct morph__launch_mpicmd *c)
@@ -194,13 +199,15 @@ int morph__launch_mpi_recovers(const struct morph__launch_mpicmd *c)
  * connects spawned processes to their parents, on loopback: by default
  * it uses every interface, and one that goes away while the job runs (a
  * container's or an emulated cluster's bridge) stalls the job in readv
- * (seen in the 1,000-cycle soak). A user's own tcp_if_ choice wins. */
+ * (seen in the 1,000-cycle soak). A user's own tcp_if_ choice wins.
+ * The job's session folders go under a base of its own (session.h: two
+ * jobs' orteds racing on a shared one end a job), unless the user chose. */
 static int openmpi_args(const struct morph__launch_mpicmd *c, struct morph__launch_argv *a)
 {
   int rc = MORPH_OK;
   if (!c->hostfile || !hostfile_has_slots(c->hostfile))
     rc |= morph__launch_argv_push(a, "--oversubscribe");
-  if (!c->hostfile && !tcp_interfaces_chosen(c))
+  if (!c->hostfile && !mca_chosen(c, "tcp_if_"))
     for (int k = 0; k < 2; k++)
       rc |= morph__launch_argv_push(a, "--mca") |
             morph__launch_argv_push(a, k ? "oob_tcp_if_include" : "btl_tcp_if_include") |
@@ -213,6 +220,9 @@ static int openmpi_args(const struct morph__launch_mpicmd *c, struct morph__laun
     rc |= morph__launch_argv_push(a, "--hostfile") | morph__launch_argv_push(a, c->hostfile);
   if (c->rankfile)
     rc |= morph__launch_argv_push(a, "--rankfile") | morph__launch_argv_push(a, c->rankfile);
+  if (morph__launch_mpi_session_base(c))
+    rc |= morph__launch_argv_push(a, "--mca") | morph__launch_argv_push(a, "orte_tmpdir_base") |
+          morph__launch_argv_push(a, c->session_base);
   rc |= morph__launch_argv_push(a, "--mca") |
         morph__launch_argv_push(a, "orte_allowed_exit_without_sync") |
         morph__launch_argv_push(a, "1");
@@ -287,11 +297,10 @@ static int hydra_host(const char *line, char **buf, size_t *len)
   return MORPH_OK;
 }
 
-/* The hostfile as hydra's -hosts list. Hydra's own hostfile format
- * ("host:n") refuses Open MPI's "slots=", which morph's hostfiles (and
- * morphd's) use: a list on the command line serves both, with no file to
- * write and remove. */
-static int hydra_hosts(const char *path, char **out)
+/* Hydra's own hostfile format ("host:n") refuses Open MPI's "slots=",
+ * which morph's hostfiles (and morphd's) use: a -hosts list on the
+ * command line serves both, with no file to write and remove. */
+int morph__launch_hostfile_list(const char *path, char **out)
 {
   *out = NULL;
   FILE *f = fopen(path, "r");
@@ -319,7 +328,7 @@ static int mpich_args(const struct morph__launch_mpicmd *c, struct morph__launch
   if (!c->hostfile)
     return MORPH_OK;
   char *hosts;
-  int rc = hydra_hosts(c->hostfile, &hosts);
+  int rc = morph__launch_hostfile_list(c->hostfile, &hosts);
   if (rc == MORPH_OK)
     rc = morph__launch_argv_push(a, "-hosts") | morph__launch_argv_push(a, hosts) ? MORPH_ENOMEM : MORPH_OK;
   free(hosts);
@@ -346,38 +355,4 @@ int morph__launch_mpi_command(const struct morph__launch_mpicmd *c, int np,
   if (rc != MORPH_OK)
     morph__launch_argv_free(out);
   return rc == MORPH_OK || rc == MORPH_EIO || rc == MORPH_EINVAL ? rc : MORPH_ENOMEM;
-}
-
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-  (void)st, (void)flag, (void)ftw;
-  remove(path);
-  return 0;
-}
-
-/* Removes <base>/ompi.<host>.<uid>/pid.<pid>, and the parent if empty
- * (also when a stopped mpirun removed its own folder but not the parent). */
-static void remove_session(const char *base, const char *host, int pid)
-{
-  char top[PATH_MAX], dir[PATH_MAX + 32];
-  snprintf(top, sizeof top, "%s/ompi.%s.%u", base, host, (unsigned)geteuid());
-  snprintf(dir, sizeof dir, "%s/pid.%d", top, pid);
-  if (access(dir, F_OK) == 0)
-    nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-  rmdir(top);
-}
-
-void morph__launch_mpi_cleanup(enum morph__launch_mpi mpi, int mpirun_pid)
-{
-  if (mpi != MORPH__LAUNCH_MPI_OPENMPI || mpirun_pid <= 0)
-    return;
-  const char *base = getenv("TMPDIR");
-  struct utsname u;
-  if (uname(&u) != 0)
-    return;
-  /* Open MPI names the folder after the host name without its domain,
-   * unless told to keep it: try both. */
-  remove_session(base && *base ? base : "/tmp", u.nodename, mpirun_pid);
-  u.nodename[strcspn(u.nodename, ".")] = '\0';
-  remove_session(base && *base ? base : "/tmp", u.nodename, mpirun_pid);
 }

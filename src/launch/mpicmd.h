@@ -30,6 +30,8 @@ struct morph__launch_mpicmd {
   char **app;      /* application and its arguments, NULL-terminated */
   char **env;      /* NAME=VALUE the job's processes get (morph__launch_mpi_unwrap_env) */
   int n_env;
+  const char *session_base; /* Open MPI: orte_tmpdir_base of the job on every host
+                               (launch/session.h); NULL: Open MPI's default */
 };
 
 /* A growable, NULL-terminated argument vector owning its strings. */
@@ -80,12 +82,22 @@ int morph__launch_mpi_recovers(const struct morph__launch_mpicmd *c);
 int morph__launch_mpi_command(const struct morph__launch_mpicmd *c, int np,
                               struct morph__launch_argv *out);
 
-/* Removes what a launcher killed with SIGKILL could not: Open MPI's session
- * folder of that mpirun ($TMPDIR/ompi.<host>.<uid>/pid.<pid>). */
-void morph__launch_mpi_cleanup(enum morph__launch_mpi mpi, int mpirun_pid);
+/* The base of the job's Open MPI session folders that the command sets:
+ * c->session_base with Open MPI, unless the user chose one (an
+ * OMPI_MCA_*tmpdir_base variable, or an argument naming tmpdir_base);
+ * else NULL (Open MPI's own default, or MPICH, which has none). */
+const char *morph__launch_mpi_session_base(const struct morph__launch_mpicmd *c);
 
 /* Appends a copy of s. Errors: MORPH_ENOMEM. */
 int morph__launch_argv_push(struct morph__launch_argv *a, const char *s);
 void morph__launch_argv_free(struct morph__launch_argv *a);
+
+/* The hostfile at path (Open MPI's "host slots=n" or hydra's "host:n"
+ * lines) as a host list, "node1:2,node2" (proto/hosts.h: a host without a
+ * count is one process), in *out (malloc'ed). MPICH gets it as hydra's
+ * -hosts; morph run keeps it for a relaunch's placement (hosts.h).
+ * Errors: MORPH_EIO (cannot be read), MORPH_EINVAL (a bad line, or no
+ * host), MORPH_ENOMEM; *out is NULL then. */
+int morph__launch_hostfile_list(const char *path, char **out);
 
 #endif

@@ -5,6 +5,7 @@
 
 #include "child.h"
 #include "monitor.h"
+#include "session.h"
 #include "morph/error.h"
 
 static void say_command(struct morph__launch *r, const struct morph__launch_argv *a)
@@ -53,6 +54,8 @@ int morph__launch_mpirun_stop(struct morph__launch *r)
   pid_t pid = r->mpirun;
   int code = morph__launch_child_terminate(pid, r->opt->grace);
   r->mpirun = 0;
-  morph__launch_mpi_cleanup(r->opt->cmd.mpi, (int)pid);
+  /* What a launcher killed with SIGKILL leaves here; the next mpirun of a
+   * relaunch makes its folders anew. */
+  morph__launch_session_remove_here(morph__launch_mpi_session_base(&r->opt->cmd));
   return code;
 }

@@ -124,6 +124,41 @@ int morph__launch_watch_open(struct morph__launch_watch *w, const char *hostfile
   return rc;
 }
 
+int morph__launch_watch_add(struct morph__launch_watch *w, const char *host, const char *job,
+                            const char *exe, double limit_s, char *err, size_t errsize)
+{
+  char me[256];
+  if (!morph__host_name_ok(host, strlen(host))) {
+    snprintf(err, errsize, "host name '%.64s' is not [A-Za-z0-9.-]{1,63}", host);
+    return MORPH_EINVAL;
+  }
+  if (w->n == 0 && is_here(host))
+    return MORPH_OK; /* still this host alone: /proc is enough */
+  if (!known(host)) {
+    snprintf(err, errsize, "unknown host '%s' (no address for it)", host);
+    return MORPH_ENOENT;
+  }
+  if (w->n > 0 && add_host(w, host) != MORPH_OK) {
+    snprintf(err, errsize, "out of memory");
+    return MORPH_ENOMEM;
+  }
+  if (w->n > 0)
+    return MORPH_OK;
+  if (gethostname(me, sizeof me) != 0)
+    me[0] = '\0';
+  me[sizeof me - 1] = '\0';
+  if (!morph__host_name_ok(me, strlen(me))) {
+    snprintf(err, errsize, "cannot watch this host beside %s: no usable host name", host);
+    return MORPH_EINVAL;
+  }
+  int rc = make_script(w, job, exe, limit_s, err, errsize);
+  if (rc == MORPH_OK && ((rc = add_host(w, me)) != MORPH_OK || (rc = add_host(w, host)) != MORPH_OK))
+    snprintf(err, errsize, "out of memory");
+  if (rc != MORPH_OK)
+    morph__launch_watch_close(w);
+  return rc;
+}
+
 static void start(struct morph__launch_watch *w, struct morph__launch_host *h, double now)
 {
   h->start_at = now + MORPH__WATCH_RETRY_S;
@@ -283,20 +318,6 @@ int morph__launch_watch_drop(struct morph__launch_watch *w, const char *names)
   int dropped = w->n - k;
   w->n = k;
   return dropped;
-}
-
-int morph__launch_watch_add(struct morph__launch_watch *w, const char *names)
-{
-  int rc = MORPH_OK;
-  char name[64];
-  for (const char *p = names; w->script[0] && *p && rc == MORPH_OK; p += strcspn(p, ","),
-                  p += *p == ',') {
-    p += strspn(p, " ");
-    snprintf(name, sizeof name, "%.*s", (int)strcspn(p, ", "), p);
-    if (name[0])
-      rc = add_host(w, name);
-  }
-  return rc;
 }
 
 void morph__launch_watch_close(struct morph__launch_watch *w)

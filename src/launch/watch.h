@@ -49,6 +49,15 @@ struct morph__launch_watch {
 int morph__launch_watch_open(struct morph__launch_watch *w, const char *hostfile, const char *job,
                              const char *exe, double limit_s, char *err, size_t errsize);
 
+/* Adds `host` to the hosts watched (nothing if it is one already). When
+ * w watched none (the job ran on this host only) and `host` is another
+ * one, w starts watching this host and `host`, for job, exe and limit_s
+ * as morph__launch_watch_open. Errors: MORPH_ENOENT (no address),
+ * MORPH_EINVAL (a name, job or path that cannot be passed to a shell),
+ * MORPH_ENOMEM; err says which; w is unchanged. */
+int morph__launch_watch_add(struct morph__launch_watch *w, const char *host, const char *job,
+                            const char *exe, double limit_s, char *err, size_t errsize);
+
 /* Reads what the sessions printed and starts the missing ones. */
 void morph__launch_watch_poll(struct morph__launch_watch *w, double now);
 
@@ -75,15 +84,9 @@ int morph__launch_watch_idle_lost(const struct morph__launch_watch *w, double no
 int morph__launch_watch_silent(const struct morph__launch_watch *w, double since, char *buf,
                                size_t size);
 
-/* Stops watching the hosts named in `names` ("node3, node4", as
- * morph__launch_hostfile_leave lists them): the job no longer runs there,
+/* Stops watching the hosts named in `names` ("node3, node4"): the job no longer runs there,
  * so their loss is none of its business. Returns how many were dropped. */
 int morph__launch_watch_drop(struct morph__launch_watch *w, const char *names);
-
-/* Watches the hosts named in `names` too ("node3, node4"): a relaunch
- * came back to hosts it had left. Nothing when w watches no other host
- * (the job runs here only). Errors: MORPH_ENOMEM. */
-int morph__launch_watch_add(struct morph__launch_watch *w, const char *names);
 
 /* Ends the sessions (SIGTERM, reaped within 1 s) and frees w; idempotent. */
 void morph__launch_watch_close(struct morph__launch_watch *w);

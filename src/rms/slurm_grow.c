@@ -9,8 +9,9 @@
  * `SchedulerParameters=permit_job_expansion` (docs/slurm.md).
  *
  * Slurm may refuse at once (a node outside J's partition, a limit) or
- * leave the expander pending (the node went to another job, a reservation,
- * a node still completing): after GROW_WAIT_S it is cancelled. Either way
+ * leave the expander pending (a reservation, a node still completing):
+ * after GROW_WAIT_S it is cancelled, at once if a node it asks for went to
+ * another job. Either way
  * the job stays at its size, morphd is told with a GROWN event carrying
  * Slurm's reason, and the nodes asked for are left out of the view for
  * REFUSED_HOLD_S so that the policy does not ask for them again at once.
@@ -139,13 +140,38 @@ static void grant(morph__sl *s, morph__sl_claim *c, int ppu)
   morph__alloc_clear(&c->grow);
 }
 
+/* The first node asked for that Slurm has allocated meanwhile (to another
+ * job: the expander is pending); -1 if none. */
+static int node_taken(const morph__sl *s, const morph__sl_claim *c)
+{
+  for (int k = 0; s->nodes_msg && k < c->grow.n; k++) {
+    int n = c->grow.v[k].node;
+    uint32_t st = n < (int)s->nodes_msg->record_count
+                    ? s->nodes_msg->node_array[n].node_state & NODE_STATE_BASE
+                    : NODE_STATE_IDLE;
+    if (st == NODE_STATE_ALLOCATED || st == NODE_STATE_MIXED)
+      return n;
+  }
+  return -1;
+}
+
+/* A pending expander whose node Slurm gave to another job (a job submitted
+ * as the policy decided, measured in bench/slurm.sh) is cancelled at once:
+ * that node stays taken for the other job's whole run, and until then the
+ * expander, older than the jobs queued after it, kept its other nodes from
+ * them (a job waited 9 s for GROW_WAIT_S). */
 static void poll_one(morph__sl *s, morph__sl_claim *c, int ppu)
 {
   char text[256];
   const slurm_job_info_t *e = morph__sl_job(s, c->expander);
   uint32_t st = e ? e->job_state & JOB_STATE_BASE : JOB_END;
+  int taken = e && st == JOB_PENDING ? node_taken(s, c) : -1;
   if (e && st == JOB_RUNNING) {
     grant(s, c, ppu);
+  } else if (taken >= 0) {
+    snprintf(text, sizeof text, "Slurm gave %s to another job while expander %u waited (%s)",
+             s->nodes[taken].host, c->expander, slurm_job_reason_string(e->state_reason));
+    finish(s, c, MORPH_EBUSY, text);
   } else if (e && st == JOB_PENDING && morph__wall() < c->grow_deadline) {
     return;
   } else if (e && st == JOB_PENDING) {

@@ -469,7 +469,11 @@ case_relaunch_off_and_onto_host() {
   expect_eq "morph run's status" "$RC" 0
   grep -q "^CHECK PASSED" "$T/log" || fail "no CHECK PASSED: $(tail -5 "$T/log")"
   grep -q "relaunching without node3 (node3:2 left it)" "$T/log" || fail "node3 not left out"
-  grep -q "starting: .*--hostfile [^ ]*/hosts.0 .* -n 4 " "$T/log" || fail "not restarted on the new hostfile"
+  grep -q "starting: .*--hostfile [^ ]*/morph-run-hosts-[^/ ]*/hostfile .* -n 4 " "$T/log" ||
+    fail "not restarted on the new hostfile"
+  local hf
+  hf=$(sed -n 's/.*relaunching without node3 (node3:2 left it): //p' "$T/log" | head -1)
+  [ -n "$hf" ] && [ ! -e "$(dirname "$hf")" ] || fail "the relaunch hostfile's folder was left: $hf"
   grep -q "relaunching with node3 again (node3:2 joins)" "$T/log" || fail "node3 not taken back"
   expect_eq "at 4" "$(placement "$T/log" 4 first)" "0:node1 1:node1 2:node2 3:node2"
   expect_eq "at 6 again" "$(placement "$T/log" 6 last)" \

@@ -197,11 +197,53 @@ static void test_env_wrapper_unwrapped(void **state)
   }
 }
 
+/* Every Open MPI job gets a session folder base of its own (two jobs'
+ * orteds racing on one shared folder end a job); a base the user chose,
+ * in the environment or with --mpi-arg, wins; MPICH gets none. */
+static void test_openmpi_session_base_unless_user_chose(void **state)
+{
+  (void)state;
+  char *app[] = {"prog", NULL};
+  struct morph__launch_mpicmd c = {.mpi = MORPH__LAUNCH_MPI_OPENMPI, .app = app, .no_recovery = 1,
+                                   .session_base = "/tmp/morph-node1-42"};
+  static const char *const want[] = {
+    "mpirun.openmpi", "--oversubscribe", "--mca", "btl_tcp_if_include", "lo", "--mca",
+    "oob_tcp_if_include", "lo", "--mca", "orte_tmpdir_base", "/tmp/morph-node1-42", "--mca",
+    "orte_allowed_exit_without_sync", "1", "-x", "MORPH_SOCKET", "-n", "2", "prog", NULL,
+  };
+  assert_string_equal(morph__launch_mpi_session_base(&c), "/tmp/morph-node1-42");
+  assert_command(&c, 2, want);
+
+  static const char *const user[] = {
+    "mpirun.openmpi", "--oversubscribe", "--mca", "btl_tcp_if_include", "lo", "--mca",
+    "oob_tcp_if_include", "lo", "--mca", "orte_allowed_exit_without_sync", "1", "-x",
+    "MORPH_SOCKET", "-n", "2", "prog", NULL,
+  };
+  setenv("OMPI_MCA_orte_tmpdir_base", "/scratch", 1);
+  assert_null(morph__launch_mpi_session_base(&c));
+  assert_command(&c, 2, user);
+  unsetenv("OMPI_MCA_orte_tmpdir_base");
+  /* A value that merely mentions the name is not a choice of it. */
+  setenv("OMPI_MCA_orte_base_help_aggregate", "tmpdir_base", 1);
+  assert_non_null(morph__launch_mpi_session_base(&c));
+  unsetenv("OMPI_MCA_orte_base_help_aggregate");
+
+  const char *args[] = {"--mca", "orte_remote_tmpdir_base", "/scratch"};
+  c.args = args, c.n_args = 3;
+  assert_null(morph__launch_mpi_session_base(&c));
+  c.n_args = 0;
+  c.mpi = MORPH__LAUNCH_MPI_MPICH;
+  assert_null(morph__launch_mpi_session_base(&c));
+  static const char *const mpich[] = {"mpiexec.mpich", "-genvall", "-n", "2", "prog", NULL};
+  assert_command(&c, 2, mpich);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test_setup(test_openmpi_with_recovery, one_morph_variable),
     cmocka_unit_test_setup(test_openmpi_user_tcp_interfaces_win, one_morph_variable),
+    cmocka_unit_test_setup(test_openmpi_session_base_unless_user_chose, one_morph_variable),
     cmocka_unit_test_setup(test_openmpi_hostfile_with_slots_no_recovery, one_morph_variable),
     cmocka_unit_test_setup(test_mpich_hostfile_as_host_list, one_morph_variable),
     cmocka_unit_test_setup(test_mpich_hostfile_errors, one_morph_variable),

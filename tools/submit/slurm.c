@@ -95,12 +95,16 @@ static void body(FILE *f, const sub_opts *o, char **prog, int n)
         "} | awk '!seen[$0]++ { print $0 \" slots=\" ENVIRON[\"SLURM_NTASKS_PER_NODE\"] }' "
         ">\"$hosts\"\n",
         f);
-  /* --no-recovery: morph run's crash monitor counts the job's processes on
-   * this host only, which is wrong once they span nodes. */
+  /* --no-recovery: written when morph run's crash monitor counted this
+   * host only; it counts every host of the job now, but the example apps
+   * on Slurm (morphd-apps) have not been measured without it. A
+   * relaunch's checkpoint goes where every node of the job reads it: the
+   * submit folder, unless MORPH_CHECKPOINT_DIR names another. */
   quote(f, run);
   fputs(" --server ", f);
   quote(f, o->server);
   fprintf(f, " --job-id \"$SLURM_JOB_ID\" -n %d --min %d --max %d --pref %d --no-recovery "
+             "--checkpoint-dir \"${MORPH_CHECKPOINT_DIR:-$SLURM_SUBMIT_DIR}\" "
              "--hostfile \"$hosts\" --",
           o->req_min, o->min, o->max, o->pref);
   for (int i = 0; i < n; i++)

@@ -1,0 +1,124 @@
+/* The base of a job's Open MPI session folders (launch/session.h): its
+ * name, and its removal here and on every host of the hostfile through
+ * the launcher's agent (here a fake agent that runs the command on this
+ * host and notes the host it was asked for). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "common/clock.h"
+#include "launch/session.h"
+#include "morph/error.h"
+
+static char dir[] = "/tmp/test-launch-session-XXXXXX";
+
+static void write_file(const char *path, const char *text, int mode)
+{
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  fputs(text, f);
+  fclose(f);
+  chmod(path, (mode_t)mode);
+}
+
+static void test_name_unique_and_shell_safe(void **state)
+{
+  (void)state;
+  char name[256], want[64], host[256] = "";
+  setenv("TMPDIR", "/var/tmp", 1);
+  assert_int_equal(morph__launch_session_name(name, sizeof name), MORPH_OK);
+  gethostname(host, sizeof host - 1);
+  host[strcspn(host, ".")] = '\0';
+  snprintf(want, sizeof want, "-%ld", (long)getpid());
+  assert_int_equal(strncmp(name, "/var/tmp/morph-", 15), 0);
+  assert_non_null(strstr(name, host));
+  assert_string_equal(name + strlen(name) - strlen(want), want);
+  /* A TMPDIR a shell would read otherwise is not used. */
+  setenv("TMPDIR", "/tmp/a b'c", 1);
+  assert_int_equal(morph__launch_session_name(name, sizeof name), MORPH_OK);
+  assert_int_equal(strncmp(name, "/tmp/morph-", 11), 0);
+  unsetenv("TMPDIR");
+  assert_int_equal(morph__launch_session_name(name, 8), MORPH_EINVAL);
+}
+
+static void test_removed_here_and_on_every_host(void **state)
+{
+  (void)state;
+  char base[512], deep[600], agent[600], log[600], hosts[600], cmd[1400];
+  snprintf(base, sizeof base, "%s/morph-h-1", dir);
+  snprintf(deep, sizeof deep, "%s/ompi.h.0/jf.1", base);
+  snprintf(log, sizeof log, "%s/agent.log", dir);
+  snprintf(agent, sizeof agent, "%s/agent", dir);
+  snprintf(hosts, sizeof hosts, "%s/hosts", dir);
+  snprintf(cmd, sizeof cmd, "mkdir -p %s && touch %s/x", deep, deep);
+  assert_int_equal(system(cmd), 0);
+  snprintf(cmd, sizeof cmd, "#!/bin/sh\necho \"$1\" >> %s\nshift\nexec sh -c \"$*\"\n", log);
+  write_file(agent, cmd, 0755);
+  write_file(hosts, "# two hosts\nnode1 slots=2\n\nnode2:2\n", 0644);
+  setenv("OMPI_MCA_plm_rsh_agent", agent, 1);
+  assert_int_equal(morph__launch_session_remove(base, hosts, 10.0), 0);
+  assert_int_equal(access(base, F_OK), -1);
+  FILE *f = fopen(log, "r");
+  assert_non_null(f);
+  char seen[64] = "", line[32];
+  while (fgets(line, sizeof line, f))
+    strncat(seen, line, sizeof seen - strlen(seen) - 1);
+  fclose(f);
+  assert_true(!strcmp(seen, "node1\nnode2\n") || !strcmp(seen, "node2\nnode1\n"));
+  unlink(log);
+
+  /* Without a hostfile: this host only, no agent. */
+  assert_int_equal(mkdir(base, 0700), 0);
+  assert_int_equal(morph__launch_session_remove(base, NULL, 10.0), 0);
+  assert_int_equal(access(base, F_OK), -1);
+  assert_int_equal(access(log, F_OK), -1);
+}
+
+/* A host that does not answer costs the time limit, not more, and is
+ * counted. */
+static void test_silent_host_bounded(void **state)
+{
+  (void)state;
+  char base[512], agent[600], hosts[600];
+  snprintf(base, sizeof base, "%s/morph-h-2", dir);
+  snprintf(agent, sizeof agent, "%s/slow-agent", dir);
+  snprintf(hosts, sizeof hosts, "%s/hosts", dir);
+  write_file(agent, "#!/bin/sh\nexec sleep 30\n", 0755);
+  write_file(hosts, "node1\nnode2\n", 0644);
+  setenv("OMPI_MCA_plm_rsh_agent", agent, 1);
+  double t0 = morph__now();
+  assert_int_equal(morph__launch_session_remove(base, hosts, 0.3), 2);
+  assert_true(morph__now() - t0 < 5.0);
+}
+
+static int make_dir(void **state)
+{
+  (void)state;
+  return mkdtemp(dir) ? 0 : -1;
+}
+
+static int remove_dir(void **state)
+{
+  (void)state;
+  char cmd[128];
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_name_unique_and_shell_safe),
+    cmocka_unit_test(test_removed_here_and_on_every_host),
+    cmocka_unit_test(test_silent_host_bounded),
+  };
+  return cmocka_run_group_tests(tests, make_dir, remove_dir);
+}
