@@ -344,8 +344,17 @@ case_morphd_slurmd_killed() {
   # a sleep of 40 ms: a longer sleep, fewer iterations).
   submit_morph grower 2 8 500 --delay-ms 200
   b=$JOB
-  wait_for "job $b grown to 3 nodes" 90 eval '[ "$(count_of "$b")" = 3 ]'
+  # morphd grows a Slurm job only onto nodes after its batch host
+  # (docs/slurm.md): the grower reaches every node after its own, however
+  # Slurm placed the two jobs (node2: 3 nodes; node4: none to grow onto).
+  local first want k
+  wait_for "job $b running" 60 is_running "$b"
+  first=$(s squeue -h -j "$b" -o %B)
   node=$(nodes_of "$a")
+  want=1
+  for ((k = ${first#node} + 1; k <= 4; k++)); do [ "node$k" = "$node" ] || want=$((want + 1)); done
+  echo "job $a on $node, job $b from $first: it grows to $want node(s)"
+  wait_for "job $b grown to $want node(s)" 90 eval '[ "$(count_of "$b")" = "$want" ]'
   pid=$(timeout 30 bash "$SLURM" status | awk -v d="slurmd-$node" '$1 == d { print $2 }')
   [[ $pid =~ ^[0-9]+$ ]] || fail "no pid of slurmd-$node in slurm.sh status"
   REVIVE=$node
@@ -357,13 +366,25 @@ case_morphd_slurmd_killed() {
   grep -q "$node is down" "$MD/morphd.log" || fail "morphd did not log $node down"
   grep -Eq "job $a (failed|cancelled).*$node is down|job $a .*NODE_FAIL" "$MD/morphd.log" ||
     fail "job $a ended without naming its node: $(grep "job $a" "$MD/morphd.log" | tail -n 3)"
-  expect_eq "size of job $b while $node is down" "$(count_of "$b")" 3
+  expect_eq "size of job $b while $node is down" "$(count_of "$b")" "$want"
   t0=$SECONDS
   timeout 90 bash "$SLURM" node-up "$node" || fail "slurmd on $node did not come back"
   echo "$node back in service $((SECONDS - t0)) s after slurm.sh node-up"
   REVIVE=
-  wait_for "job $b grown onto $node" 120 eval '[ "$(count_of "$b")" = 4 ]'
+  # Back in Slurm's pool, the node is the grower's to take only if it
+  # comes after the grower's batch host (docs/slurm.md); before that rule
+  # (27 Nov) the case always expected the grow. Reversing the jobs' order
+  # to force it showed another limit: a grow after a live shrink of
+  # spawned processes fails in Open MPI 4.1.4 (ompi_dpm_dyn_init: Not
+  # supported) and that job aborted.
+  if [ "${node#node}" -gt "${first#node}" ]; then
+    wait_for "job $b grown onto $node" 120 eval '[ "$(count_of "$b")" = $((want + 1)) ]'
+  else
+    wait_for "$node idle" 60 eval '[ "$(s sinfo -h -n "$node" -o %T)" = idle ]'
+  fi
   expect_passed "$b" grower
+  ! grep -q "job $b: expander [0-9]* asks for .*$node" "$MD/morphd.log" ||
+    [ "${node#node}" -gt "${first#node}" ] || fail "job $b grew onto $node, before its batch host"
   wait_for "nothing booked for job $a" 30 nothing_booked_for "$a"
   morphd_check
 }
