@@ -192,6 +192,11 @@ morphd_start() {
     eval "$(timeout 30 bash "$SLURM" env)"
     MD=$(mktemp -d -p "$PWD" morphd-XXXXXX)
     ADDR=$MORPH_CLUSTER_HEAD:$((20000 + RANDOM % 20000))
+    # Nodes idle in sinfo stay unallocatable for seconds after the last
+    # case's jobs; a job started then lands on a higher node (seen: node4
+    # with node1-3 idle), and morphd grows a Slurm job only onto nodes
+    # after its batch host (docs/slurm.md): the case's grow never comes.
+    wait_for "every node allocatable" 60 all_allocatable
   fi
   timeout 600 bash "$SLURM" exec "$BIN/morph-daemon" --backend slurm --dir "$MD" \
     --socket "$ADDR" --interval 1 -v ${MORPHD_OPTS[@]+"${MORPHD_OPTS[@]}"} >>"$MD/morphd.log" 2>&1 &
@@ -410,7 +415,20 @@ case_morphd_restart() {
   f=$(s sbatch --parsable -N2 --exclusive -o /dev/null --wrap 'sleep 600') || fail "sbatch foreign"
   JOBS+=("$f")
   wait_for "foreign job $f running" 90 is_running "$f"
-  expect_eq "nodes of $j after the shrink" "$(count_of "$j")" 2
+  # Killed once Slurm merged the expander, morphd may or may not have told
+  # the job. If it had, the grow completes and the foreign job shrinks the
+  # job to 2 nodes. If not, the new morphd gives the nodes back, the
+  # foreign job needs no shrink, and the job may grow again onto the node
+  # left over (1 or 2 nodes). Both are recoveries; the books must agree
+  # with Slurm either way (morphd_check).
+  local got
+  got=$(count_of "$j")
+  if grep -q "job $j: resize [0-9]* failed, size 2: morphd restarted before the job was told" \
+    "$MD/morphd.log"; then
+    [ "$got" = 1 ] || [ "$got" = 2 ] || fail "nodes of $j after the restart: got '$got', expected 1 or 2"
+  else
+    expect_eq "nodes of $j after the shrink" "$got" 2
+  fi
   expect_passed "$j" malleable
   wait_for "morphd records job $j completed" 30 grep -q "job $j completed" "$MD/morphd.log"
   morphd_check
