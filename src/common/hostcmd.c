@@ -24,7 +24,7 @@ int morph__host_name_ok(const char *h, size_t len)
   return 1;
 }
 
-static int word_ok(const char *s)
+int morph__host_word_ok(const char *s)
 {
   return s && *s && strspn(s, NAME_CHARS "_/+") == strlen(s);
 }
@@ -34,7 +34,7 @@ static int word_ok(const char *s)
 int morph__host_job_test(char *buf, size_t size, const char *job, const char *exe)
 {
   int n = -1;
-  if (word_ok(job) && (!exe || word_ok(exe)))
+  if (morph__host_word_ok(job) && (!exe || morph__host_word_ok(exe)))
     n = snprintf(buf, size, "[ $d/ns/net -ef /proc/self/ns/net ] && %s%s%s"
                  "grep -qsxzF MORPH_JOB_ID=%s $d/environ",
                  exe ? "[ $d/exe -ef " : "", exe ? exe : "", exe ? " ] && " : "", job);

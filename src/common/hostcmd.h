@@ -21,6 +21,10 @@
  * 1..63 characters of [A-Za-z0-9.-]. */
 int morph__host_name_ok(const char *h, size_t len);
 
+/* True if s is a non-empty word of [A-Za-z0-9._/+-] only: a path or an id
+ * a shell takes as it is, inside double quotes or not. */
+int morph__host_word_ok(const char *s);
+
 /* Writes into buf a bash test, true for /proc entry "$d" when it is a
  * process of job `job` on this host and, when exe is not NULL, runs the
  * program `exe` (a path). Errors: MORPH_EINVAL (job or exe with other

@@ -15,20 +15,13 @@
 
 #define MAX_HOSTS 512
 
-/* Only characters a shell takes as they are inside double quotes. */
-static int shell_safe(const char *s)
-{
-  return *s && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._/+-") ==
-                 strlen(s);
-}
-
 int morph__launch_session_name(char *out, size_t size)
 {
   const char *tmp = getenv("TMPDIR");
-  if (!tmp || tmp[0] != '/' || !shell_safe(tmp))
+  if (!tmp || tmp[0] != '/' || !morph__host_word_ok(tmp))
     tmp = "/tmp";
   char host[256] = "";
-  if (gethostname(host, sizeof host - 1) != 0 || !shell_safe(host))
+  if (gethostname(host, sizeof host - 1) != 0 || !morph__host_word_ok(host))
     snprintf(host, sizeof host, "host");
   host[strcspn(host, ".")] = '\0';
   int n = snprintf(out, size, "%s/morph-%s-%ld", tmp, host, (long)getpid());
@@ -67,7 +60,7 @@ static int start_all(const char *hostfile, const char *script, pid_t *p)
 int morph__launch_session_remove(const char *base, const char *hostfile, double limit_s)
 {
   morph__launch_session_remove_here(base);
-  if (!hostfile || !base || !shell_safe(base))
+  if (!hostfile || !base || !morph__host_word_ok(base))
     return 0;
   char script[512];
   snprintf(script, sizeof script, "rm -rf -- \"%s\"", base);
