@@ -9,28 +9,40 @@
 # prof_overhead: Jacobi run time with the profiler over without (median of
 # the ratios of pairs run at the same time, with min and max);
 # morph_vs_default_*: the same ratios for morph's own box strategy (a
-# compact fault-free sub-box, src/place/map_box.c) instead of Listing 1.1.
+# compact fault-free sub-box, src/place/map_box.c) instead of Listing 1.1;
+# lammps_flops, lammps_compute_share, t1_fit_*: the LAMMPS-like proxy's
+# calibration to the paper's Table 1 (step 2b) and the share of computation
+# in a default timestep that follows.
 # docs/reproduction-tofa.md discusses the numbers.
 #
 # usage: reproduce-tofa.sh [--quick] [--lammps]
 #   --quick   2 batches instead of 10 (and 3 profiler pairs instead of 9);
-#   --lammps  only the LAMMPS-like batches (profile, 8 and 16 faulty nodes,
-#             the compute-share sweep) and their RESULT keys.
+#   --lammps  only the LAMMPS-like part (profiles, Table 1 and the
+#             calibration, 8 and 16 faulty nodes, the compute-share sweep)
+#             and its RESULT keys (11 min with --quick at load 5-50).
 #
 # Steps (progress on stderr):
 #  1. profile the proxies with morph prof (real MPI) and check their shapes;
-#  2. fault-free runs: NPB-DT-like with every strategy on the 8x8x8 torus,
-#     LAMMPS-like default vs TOFA on the five arrangements of Table 1;
-#  3. batches: 10 (2 with --quick) batches of 100 instances, 8x8x8 torus,
+#  2. fault-free runs: NPB-DT-like with every strategy on the 8x8x8 torus;
+#     2b. Table 1 is LAMMPS with 256 processes (section 5.1's text): the
+#     LAMMPS-like proxy at 256 ranks (4x8x8 grid), communication only,
+#     default and TOFA on the five arrangements; a least-squares fit of
+#     1 / (paper's timesteps/s) = C + alpha x (our communication time per
+#     step) gives the paper's computation per step C and its volumes over
+#     ours, alpha; the proxy gets C x 6 Gflops per step (4 C at 64 ranks of
+#     the same problem) and its volumes times alpha;
+#     2c. Table 1 again with the calibrated proxy, default / TOFA / box;
+#  3. batches (the calibrated 64-rank LAMMPS-like proxy): 10 (2 with
+#     --quick) batches of 100 instances, 8x8x8 torus,
 #     pf = 0.02 on 16 random nodes (NPB-DT, LAMMPS) and 8 (LAMMPS); per
 #     batch, default / TOFA / greedy / remap / box placements, each simulated once
 #     with smpirun (a run's time does not depend on which faulty nodes are
 #     up when it survives) and the aborts drawn by tofa-bench batch; a
 #     sample of draws is replayed in SimGrid with zero-bandwidth links to
 #     check that the model aborts exactly the runs SimGrid aborts; then
-#     the LAMMPS 16-faulty-node batches again with less and more
-#     computation per timestep (--flops), the same placements and draws:
-#     the batch ratio against the compute share of a timestep;
+#     the LAMMPS 16-faulty-node batches again with less computation per
+#     timestep (--flops 0 .. 3e7, and the calibrated value), the same
+#     placements and draws: the batch ratio against the compute share;
 #  4. the profiler's overhead on Jacobi.
 # CSV results and gnuplot plots go to $OUT (default build-bench/tofa) and
 # the plots are copied to docs/img/tofa-*.png.
