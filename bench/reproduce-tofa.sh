@@ -131,7 +131,7 @@ say "1/4 profiling the proxies with morph prof (64 and 85 Open MPI processes)"
 $NICE "$B/morph" prof -q -o "$out/lammps" -n 64 -- "$B/proxy-lammps.ompi" --steps 10 >/dev/null
 # Table 1's runs have 256 ranks (section 5.1, below): LAMMPS's grid for 256.
 # 256 Open MPI processes on a loaded machine sometimes fail to start (once
-# in 4 runs here: "exiting improperly", PID 0): up to 3 attempts.
+# in 5 runs here: "exiting improperly", PID 0): up to 3 attempts.
 for try in 1 2 3; do
   $NICE "$B/morph" prof -q --no-plot -o "$out/l256" -n 256 -- "$B/proxy-lammps.ompi" --steps 2 --grid 4x8x8 \
     >/dev/null 2>"$out/l256.err" && break
