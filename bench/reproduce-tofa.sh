@@ -409,7 +409,7 @@ gnuplot compute-share.gp
 cat >table1.gp <<EOF
 set terminal pngcairo size 900,450 noenhanced
 set output '$root/docs/img/tofa-table1.png'
-set title 'LAMMPS-like, 256 ranks, timesteps/s on five 512-node tori (proxy calibrated to Table 1): paper beside morph'
+set title 'Table 1: LAMMPS-like, 256 ranks, calibrated proxy, timesteps/s: paper beside morph'
 set datafile separator ','
 set style data histograms
 set style histogram clustered gap 1
