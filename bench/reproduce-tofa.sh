@@ -284,7 +284,8 @@ FLOPS=$F64 LARGS=$L64 batch lammps8 lammps 8
 FLOPS=$F64 LARGS=$L64 batch lammps16 lammps 16
 
 # Compute share: the LAMMPS 16-faulty-node batches again with FLOPS per
-# timestep from none to twice the proxy's 1.5e7, the same placements and
+# timestep from none to the calibrated F64 (1.5e7: the proxy's value before
+# the calibration), the calibrated volumes, the same placements and
 # the same runs and aborts (a run's count of restarts does not depend on
 # its length), so only the run time T changes. share = the default
 # placement's computation time (6 Gflops nodes) over its step time.
