@@ -9,28 +9,40 @@
 # prof_overhead: Jacobi run time with the profiler over without (median of
 # the ratios of pairs run at the same time, with min and max);
 # morph_vs_default_*: the same ratios for morph's own box strategy (a
-# compact fault-free sub-box, src/place/map_box.c) instead of Listing 1.1.
+# compact fault-free sub-box, src/place/map_box.c) instead of Listing 1.1;
+# lammps_flops, lammps_compute_share, t1_fit_*: the LAMMPS-like proxy's
+# calibration to the paper's Table 1 (step 2b) and the share of computation
+# in a default timestep that follows.
 # docs/reproduction-tofa.md discusses the numbers.
 #
 # usage: reproduce-tofa.sh [--quick] [--lammps]
 #   --quick   2 batches instead of 10 (and 3 profiler pairs instead of 9);
-#   --lammps  only the LAMMPS-like batches (profile, 8 and 16 faulty nodes,
-#             the compute-share sweep) and their RESULT keys.
+#   --lammps  only the LAMMPS-like part (profiles, Table 1 and the
+#             calibration, 8 and 16 faulty nodes, the compute-share sweep)
+#             and its RESULT keys (11 min with --quick at load 5-50).
 #
 # Steps (progress on stderr):
 #  1. profile the proxies with morph prof (real MPI) and check their shapes;
-#  2. fault-free runs: NPB-DT-like with every strategy on the 8x8x8 torus,
-#     LAMMPS-like default vs TOFA on the five arrangements of Table 1;
-#  3. batches: 10 (2 with --quick) batches of 100 instances, 8x8x8 torus,
+#  2. fault-free runs: NPB-DT-like with every strategy on the 8x8x8 torus;
+#     2b. Table 1 is LAMMPS with 256 processes (section 5.1's text): the
+#     LAMMPS-like proxy at 256 ranks (4x8x8 grid), communication only,
+#     default and TOFA on the five arrangements; a least-squares fit of
+#     1 / (paper's timesteps/s) = C + alpha x (our communication time per
+#     step) gives the paper's computation per step C and its volumes over
+#     ours, alpha; the proxy gets C x 6 Gflops per step (4 C at 64 ranks of
+#     the same problem) and its volumes times alpha;
+#     2c. Table 1 again with the calibrated proxy, default / TOFA / box;
+#  3. batches (the calibrated 64-rank LAMMPS-like proxy): 10 (2 with
+#     --quick) batches of 100 instances, 8x8x8 torus,
 #     pf = 0.02 on 16 random nodes (NPB-DT, LAMMPS) and 8 (LAMMPS); per
 #     batch, default / TOFA / greedy / remap / box placements, each simulated once
 #     with smpirun (a run's time does not depend on which faulty nodes are
 #     up when it survives) and the aborts drawn by tofa-bench batch; a
 #     sample of draws is replayed in SimGrid with zero-bandwidth links to
 #     check that the model aborts exactly the runs SimGrid aborts; then
-#     the LAMMPS 16-faulty-node batches again with less and more
-#     computation per timestep (--flops), the same placements and draws:
-#     the batch ratio against the compute share of a timestep;
+#     the LAMMPS 16-faulty-node batches again with less computation per
+#     timestep (--flops 0 .. 3e7, and the calibrated value), the same
+#     placements and draws: the batch ratio against the compute share;
 #  4. the profiler's overhead on Jacobi.
 # CSV results and gnuplot plots go to $OUT (default build-bench/tofa) and
 # the plots are copied to docs/img/tofa-*.png.
@@ -79,7 +91,8 @@ SMPI_CFG=(--cfg=smpi/simulate-computation:no --log=root.thres:critical
   --cfg=smpi/reduce_scatter:mpich_pair)
 
 # sim APP HOSTS [FAILED]: simulated time of one run (seconds), or "abort".
-# FLOPS, if set: the LAMMPS-like proxy's computation per timestep. Without
+# For the LAMMPS-like proxy: FLOPS its computation per timestep, LARGS its
+# grid and volumes (--grid, --halo, --fft), STEPS its timesteps. Without
 # failed nodes a run's time depends only on the placement, and the same
 # placement comes back in many batches (TOFA's and box's, whenever the
 # faults miss them): each (app, torus, flops, hosts) is simulated once.
@@ -87,15 +100,15 @@ sim() {
   local key
   [ -n "${3:-}" ] && { sim_once "$@"; return; }
   mkdir -p "$out/sim-cache"
-  key=$out/sim-cache/$({ echo "$1 ${TORUS:-8x8x8} ${FLOPS:-}"; cat "$2"; } | md5sum | cut -c1-16)
+  key=$out/sim-cache/$({ echo "$1 ${TORUS:-8x8x8} ${FLOPS:-} ${LARGS:-} ${STEPS:-}"; cat "$2"; } | md5sum | cut -c1-16)
   [ -s "$key" ] || sim_once "$@" >"$key"
   cat "$key"
 }
 sim_once() {
-  local app=$1 hosts=$2 failed=${3:-} torus=${TORUS:-8x8x8} np args
+  local app=$1 hosts=$2 failed=${3:-} torus=${TORUS:-8x8x8} np args=()
   np=$(wc -l <"$hosts")
   "$B/tofa-bench" platform --torus "$torus" --hostfile "$hosts" ${failed:+--failed "$failed"} -o "$hosts.xml"
-  if [ "$app" = dt ]; then args=(); else args=(--steps "$lsteps" ${FLOPS:+--flops "$FLOPS"}); fi
+  if [ "$app" = dt ]; then args=(); else args=(--steps "${STEPS:-$lsteps}" ${FLOPS:+--flops "$FLOPS"} ${LARGS:-}); fi
   if ! $NICE smpirun -np "$np" -platform "$hosts.xml" -hostfile "$hosts" "${SMPI_CFG[@]}" \
       "$B/proxy-$app.smpi" "${args[@]}" >"$hosts.log" 2>&1; then
     echo abort
@@ -116,6 +129,15 @@ place() {
 # --- 1. profiles and shapes -------------------------------------------------
 say "1/4 profiling the proxies with morph prof (64 and 85 Open MPI processes)"
 $NICE "$B/morph" prof -q -o "$out/lammps" -n 64 -- "$B/proxy-lammps.ompi" --steps 10 >/dev/null
+# Table 1's runs have 256 ranks (section 5.1, below): LAMMPS's grid for 256.
+# 256 Open MPI processes on a loaded machine sometimes fail to start (once
+# in 5 runs here: "exiting improperly", PID 0): up to 3 attempts.
+for try in 1 2 3; do
+  $NICE "$B/morph" prof -q --no-plot -o "$out/l256" -n 256 -- "$B/proxy-lammps.ompi" --steps 2 --grid 4x8x8 \
+    >/dev/null 2>"$out/l256.err" && break
+  [ $try = 3 ] && { cat "$out/l256.err" >&2; say "profiling 256 ranks failed 3 times"; exit 1; }
+  say "profiling 256 ranks failed (attempt $try), again"
+done
 [ $lammps_only = 1 ] || $NICE "$B/morph" prof -q -o "$out/dt" -n 85 -- "$B/proxy-dt.ompi" --bytes 65536 >/dev/null
 # LAMMPS-like: every byte between ranks on a common line of the 4x4x4 grid
 # (halo neighbours, FFT transposes, recursive-doubling partners).
@@ -136,28 +158,77 @@ cp "$out/lammps.png" "$root/docs/img/tofa-matrix-lammps.png"
 
 # --- 2. fault-free runs ------------------------------------------------------
 fault_free() {
-say "2/4 fault-free runs: NPB-DT strategies, LAMMPS on the five arrangements"
+say "2/4 fault-free runs: NPB-DT-like with every strategy on the 8x8x8 torus"
 echo "strategy,seconds,cost" >fig3-dt.csv
 for s in default random greedy tofa box; do
   place dt $s "dt-$s.hosts"
   t=$(sim dt "dt-$s.hosts")
   echo "$s,$t,$(sed -n 's/.*cost=\([0-9]*\).*/\1/p' "dt-$s.hosts.place")" >>fig3-dt.csv
 done
-echo "torus,default,tofa,box,paper_default,paper_tofa" >table1.csv
+}
+[ $lammps_only = 1 ] || fault_free
+
+# --- 2b. Table 1 and the LAMMPS-like proxy's calibration ---------------------
+# Table 1 is LAMMPS with 256 processes: section 5.1 introduces it after "for
+# the case of LAMMPS with 256 processes though, the default placement
+# policy of Slurm achieves higher performance ... To further explore its
+# effect, different instances of the 3D torus topology are generated (all
+# with a total of 256 nodes)", and its 8x8x8 row is that case (default
+# 247.5 > TOFA 217.2). 256 ranks on LAMMPS's grid for them, 4x8x8 (the
+# surface-minimising grid for rhodopsin's box, x shortest); volumes of the
+# same problem as the 64-rank proxy: a face scales as (V/P)^(2/3), a
+# rank's FFT share as V/P.
 paper_t1="8x8x8:247.5:217.2 4x8x16:188.9:210.1 8x4x16:232.3:240.9 4x4x32:212.8:242.3 4x32x4:159.0:207.4"
+H256=19505 D256=16384 t1steps=10
+# Step time = computation + communication: 1 / (paper's timesteps/s) =
+# C + alpha x (our communication-only step time), a least-squares fit over
+# the 10 placements of Table 1 (default and TOFA on 5 arrangements). C is
+# the paper's computation per step, alpha its volumes over ours.
+calibrate() {
+  say "2b/4 Table 1 calibration: LAMMPS-like, 256 ranks, communication only, default and TOFA, five arrangements"
+  echo "torus,strategy,comm_step,paper_step" >t1-comm.csv
+  for e in $paper_t1; do
+    IFS=: read -r torus pd pt <<<"$e"
+    for s in default tofa; do
+      TORUS=$torus place l256 $s "c-$torus-$s.hosts"
+      t=$(TORUS=$torus STEPS=$t1steps FLOPS=0 LARGS="--grid 4x8x8 --halo $H256 --fft $D256" \
+          sim lammps "c-$torus-$s.hosts")
+      p=$pd; [ $s = tofa ] && p=$pt
+      awk -v t="$t" -v n=$t1steps -v p="$p" -v r="$torus,$s" 'BEGIN {printf "%s,%.9f,%.9f\n", r, t / n, 1 / p}' >>t1-comm.csv
+    done
+  done
+  awk -F, 'NR > 1 {n++; x = $3; y = $4; sx += x; sy += y; sxx += x * x; sxy += x * y; X[n] = x; Y[n] = y}
+    END {a = (n * sxy - sx * sy) / (n * sxx - sx * sx); c = (sy - a * sx) / n
+      for (i = 1; i <= n; i++) {r = Y[i] - c - a * X[i]; ss += r * r; st += (Y[i] - sy / n) ^ 2}
+      printf "%.9f %.4f %.3f\n", c, a, 1 - ss / st}' t1-comm.csv >calibration.txt
+}
+calibrate
+read -r t1_C t1_alpha t1_r2 <calibration.txt
+# 256 ranks: C per step; 64 ranks of the same problem: 4 C (strong scaling),
+# the volumes times alpha.
+F256=$(awk -v c="$t1_C" 'BEGIN {printf "%.4g", c * 6e9}')
+F64=$(awk -v c="$t1_C" 'BEGIN {printf "%.4g", 4 * c * 6e9}')
+L256="--grid 4x8x8 $(awk -v a="$t1_alpha" -v h=$H256 -v d=$D256 'BEGIN {printf "--halo %.0f --fft %.0f", a * h, a * d}')"
+L64=$(awk -v a="$t1_alpha" 'BEGIN {printf "--halo %.0f --fft %.0f", a * 49152, a * 65536}')
+say "  fit: computation $t1_C s/step (r2 $t1_r2), volumes x $t1_alpha; proxy: 256 ranks $F256 flops $L256, 64 ranks $F64 flops $L64"
+
+table1() {
+say "2c/4 Table 1 with the calibrated proxy: default, TOFA, box on the five arrangements, 256 ranks"
+echo "torus,default,tofa,box,paper_default,paper_tofa" >table1.csv
 for e in $paper_t1; do
   IFS=: read -r torus pd pt <<<"$e"
   row=$torus
   for s in default tofa box; do
-    TORUS=$torus place lammps $s "t1-$torus-$s.hosts"
-    t=$(TORUS=$torus sim lammps "t1-$torus-$s.hosts")
-    row="$row,$(awk -v t="$t" -v n="$lsteps" 'BEGIN {printf "%.1f", n / t}')"
+    TORUS=$torus place l256 $s "t1-$torus-$s.hosts"
+    t=$(TORUS=$torus STEPS=$t1steps FLOPS=$F256 LARGS="$L256" sim lammps "t1-$torus-$s.hosts")
+    row="$row,$(awk -v t="$t" -v n="$t1steps" 'BEGIN {printf "%.1f", n / t}')"
   done
   echo "$row,$pd,$pt" >>table1.csv
   say "  table 1 $torus: $(tail -1 table1.csv)"
 done
 }
-[ $lammps_only = 1 ] || fault_free
+table1
+
 
 # --- 3. batches --------------------------------------------------------------
 # batch SCENARIO APP NFAULTY: one line per batch and strategy in batches.csv.
@@ -209,22 +280,23 @@ batch() {
 }
 say "3/4 batches: $batches x $instances instances, 8x8x8 torus, pf 0.02"
 [ $lammps_only = 1 ] || batch dt16 dt 16
-batch lammps8 lammps 8
-batch lammps16 lammps 16
+FLOPS=$F64 LARGS=$L64 batch lammps8 lammps 8
+FLOPS=$F64 LARGS=$L64 batch lammps16 lammps 16
 
 # Compute share: the LAMMPS 16-faulty-node batches again with FLOPS per
-# timestep from none to twice the proxy's 1.5e7, the same placements and
+# timestep from none to the calibrated F64 (1.5e7: the proxy's value before
+# the calibration), the calibrated volumes, the same placements and
 # the same runs and aborts (a run's count of restarts does not depend on
 # its length), so only the run time T changes. share = the default
 # placement's computation time (6 Gflops nodes) over its step time.
 sweep() {
   local f b s t tdef
   echo "flops,batch,strategy,run_time,runs" >sweep.csv
-  for f in 0 3.75e6 7.5e6 1.5e7 3e7; do
-    tdef=$(FLOPS=$f sim lammps lammps16-default.hosts)
+  for f in 0 7.5e6 1.5e7 3e7 "$F64"; do
+    tdef=$(FLOPS=$f LARGS=$L64 sim lammps lammps16-default.hosts)
     for b in $(seq 1 "$batches"); do
       for s in default tofa box; do
-        if [ $s = default ]; then t=$tdef; else t=$(FLOPS=$f sim lammps "lammps16-$b-$s.hosts"); fi
+        if [ $s = default ]; then t=$tdef; else t=$(FLOPS=$f LARGS=$L64 sim lammps "lammps16-$b-$s.hosts"); fi
         awk -F, -v f="$f" -v b="$b" -v s="$s" -v t="$t" '$1 == "lammps16" && $2 == b && $3 == s {
           print f "," b "," s "," t "," $5}' batches.csv >>sweep.csv
       done
@@ -279,6 +351,8 @@ ratio() { # scenario strategy: mean over batches of batch_time / default's
 aborts() { # scenario strategy: aborted runs / runs
   awk -F, -v sc="$1" -v s="$2" '$1 == sc && $3 == s {a += $6; r += $5} END {printf "%.4f", a / r}' batches.csv
 }
+share=$(awk -F, -v f="$F64" '$1 == f {print $2}' compute-share.csv)
+calib="lammps_flops=$F64 lammps_compute_share=$share t1_fit_compute_s=$t1_C t1_fit_alpha=$t1_alpha t1_fit_r2=$t1_r2"
 agree=$(awk -F, 'NR > 1 {n++; if ($3 == $4) ok++} END {printf "%d/%d", ok, n}' validate.csv)
 say "SimGrid agrees with the abort model on $agree replayed draws"
 {
@@ -329,21 +403,14 @@ set ylabel 'batch time / default batch time'
 set yrange [0.5:1.05]
 set grid
 plot 'compute-share.csv' skip 1 using 2:5 with linespoints title 'TOFA (Listing 1.1)', \\
-     '' skip 1 using 2:6 with linespoints title 'box (morph)', 0.81 with lines dt 2 title 'paper TOFA 0.81'
+     '' skip 1 using 2:6 with linespoints title 'box (morph)', 0.81 with lines dt 2 title 'paper TOFA 0.81', \\
+     '< grep "^$F64," compute-share.csv' using 2:5 with points pt 7 ps 2 title 'calibrated to Table 1'
 EOF
 gnuplot compute-share.gp
-if [ $lammps_only = 1 ]; then
-  echo "RESULT tofa_vs_default_lammps=$(ratio lammps16 tofa) morph_vs_default_lammps=$(ratio lammps16 box)" \
-    "tofa_vs_default_lammps8=$(ratio lammps8 tofa) morph_vs_default_lammps8=$(ratio lammps8 box)" \
-    "tofa_abort_ratio_lammps16=$(aborts lammps16 tofa) morph_abort_ratio_lammps16=$(aborts lammps16 box)" \
-    "default_abort_ratio_lammps16=$(aborts lammps16 default) abort_model_agrees=$agree shape_lammps=$lshape" \
-    "batches=$batches seconds=$SECONDS"
-  exit 0
-fi
 cat >table1.gp <<EOF
 set terminal pngcairo size 900,450 noenhanced
 set output '$root/docs/img/tofa-table1.png'
-set title 'LAMMPS-like timesteps/s on five 512-node tori: paper table 1 beside morph'
+set title 'Table 1: LAMMPS-like, 256 ranks, calibrated proxy, timesteps/s: paper beside morph'
 set datafile separator ','
 set style data histograms
 set style histogram clustered gap 1
@@ -356,6 +423,14 @@ plot 'table1.csv' skip 1 using 2:xtic(1) title 'morph default', '' skip 1 using 
      '' skip 1 using 6 title 'paper TOFA'
 EOF
 gnuplot table1.gp
+if [ $lammps_only = 1 ]; then
+  echo "RESULT tofa_vs_default_lammps=$(ratio lammps16 tofa) morph_vs_default_lammps=$(ratio lammps16 box)" \
+    "tofa_vs_default_lammps8=$(ratio lammps8 tofa) morph_vs_default_lammps8=$(ratio lammps8 box)" \
+    "tofa_abort_ratio_lammps16=$(aborts lammps16 tofa) morph_abort_ratio_lammps16=$(aborts lammps16 box)" \
+    "default_abort_ratio_lammps16=$(aborts lammps16 default) abort_model_agrees=$agree shape_lammps=$lshape" \
+    "$calib batches=$batches seconds=$SECONDS"
+  exit 0
+fi
 
 dt_t=$(awk -F, '$1 == "tofa" {print $2}' fig3-dt.csv)
 dt_d=$(awk -F, '$1 == "default" {print $2}' fig3-dt.csv)
@@ -368,4 +443,4 @@ echo "RESULT tofa_vs_default_dt=$(ratio dt16 tofa) tofa_vs_default_lammps=$(rati
   "remap_vs_default_dt=$(ratio dt16 remap) dt_faultfree_tofa_vs_default=$(awk -v a="$dt_t" -v b="$dt_d" 'BEGIN {printf "%.3f", a / b}')" \
   "morph_vs_default_lammps8=$(ratio lammps8 box)" \
   "morph_abort_ratio=$(aborts dt16 box) morph_abort_ratio_lammps16=$(aborts lammps16 box)" \
-  "abort_model_agrees=$agree shape_lammps=$lshape shape_dt=$dshape batches=$batches seconds=$SECONDS"
+  "abort_model_agrees=$agree shape_lammps=$lshape shape_dt=$dshape $calib batches=$batches seconds=$SECONDS"

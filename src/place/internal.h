@@ -56,6 +56,7 @@ extern const morph__place_ops morph__firstfit_ops;
 /* mapped.c: the strategies of morph/map.h (paper 004) */
 extern const morph__place_ops morph__tofa_ops;
 extern const morph__place_ops morph__greedy_ops;
+extern const morph__place_ops morph__box_ops;
 extern const morph__place_ops morph__random_ops;
 
 /* Scratch arrays kept from one call to the next (owned by the placement). */

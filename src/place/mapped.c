@@ -1,8 +1,9 @@
 /*
  * The placement stage's strategies backed by the mapping library
- * (morph/map.h, paper 004): "tofa" (Listing 1.1), "greedy" and "random".
- * They differ only in the mapping strategy they call, so one file holds
- * the three rows of the table.
+ * (morph/map.h, paper 004): "tofa" (Listing 1.1), "greedy" and "random",
+ * and morph's own "box" (a compact fault-free sub-box of a torus,
+ * map_box.c). They differ only in the mapping strategy they call, so one
+ * file holds the four rows of the table.
  *
  * A snapshot node i is topology node i: the topology file lists the nodes
  * in the order the pool numbers them (morphd checks the names when it
@@ -483,6 +484,11 @@ static int create_random(const morph_place_param *p, int n, void **ctx, char *ms
   return create(MORPH_MAP_RANDOM, p, n, ctx, msg, size);
 }
 
+static int create_box(const morph_place_param *p, int n, void **ctx, char *msg, size_t size)
+{
+  return create(MORPH_MAP_BOX, p, n, ctx, msg, size);
+}
+
 const morph__place_ops morph__tofa_ops = {
     .name = "tofa",
     .description = "paper 004's Listing 1.1 (a consecutive fault-free window, else Scotch with "
@@ -503,5 +509,13 @@ const morph__place_ops morph__random_ops = {
     .name = "random",
     .description = "free nodes drawn at random (seed=N), the baseline of paper 004",
     .create = create_random, .destroy = destroy, .start = start, .expand = expand, .shrink = shrink,
+    .failing = failing, .outage_set = outage_set, .node_name = node_name,
+};
+
+const morph__place_ops morph__box_ops = {
+    .name = "box",
+    .description = "morph's own: the most compact fault-free sub-box of a torus (else as tofa); "
+                   "grow and shrink as tofa",
+    .create = create_box, .destroy = destroy, .start = start, .expand = expand, .shrink = shrink,
     .failing = failing, .outage_set = outage_set, .node_name = node_name,
 };

@@ -7,5 +7,6 @@ const morph__place_ops *const morph__place_table[] = {
     &morph__tofa_ops,
     &morph__greedy_ops,
     &morph__random_ops,
+    &morph__box_ops,
 };
 const int morph__place_count = sizeof(morph__place_table) / sizeof(morph__place_table[0]);

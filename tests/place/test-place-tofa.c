@@ -1,5 +1,5 @@
 /* The strategies of the placement stage backed by the mapping library
- * (src/place/mapped.c): tofa, greedy and random on a 4x4 torus
+ * (src/place/mapped.c): tofa, greedy, random and box on a 4x4 torus
  * (data/torus44.topo, node i at x = i % 4, y = i / 4), with outage
  * probabilities from data/faults-*. Node units unless "unit slot". The
  * tests run in tests/place, where the data files are. */
@@ -77,6 +77,16 @@ static const place_case cases[] = {
          "nodes 16 1; run 1 malleable 4 1 1 4 @ 0,1,2,3; run 3 rigid 8 @ 8,9,10,11,12,13,14,15; "
          "pend 2 rigid 3",
          "shrink 1 4->2 up; start 2 3 dep=0", "shrink 1 4->2 @2,3; start 2 3 dep=0 @2,3,6"),
+    /* box (morph's own) in the stage: a whole ring of free fault-free
+     * nodes, as compact as a 2x2 square on a 4x4 torus; not Listing 1.1's
+     * node order (tofa: 4,5,6,7): the column x = 1, off busy node 0 and
+     * faulty node 2. */
+    CASE("box-start-compact-off-busy-and-faulty", "box", TORUS " faults=data/faults-node2",
+         "nodes 16 1; run 1 rigid 1 @ 0; pend 2 rigid 4", "start 2 4", "start 2 4 @1,5,9,13"),
+    CASE("tofa-start-same-snapshot-as-box", "tofa", TORUS " faults=data/faults-node2",
+         "nodes 16 1; run 1 rigid 1 @ 0; pend 2 rigid 4", "start 2 4", "start 2 4 @4,5,6,7"),
+    CASE("box-expand-next-to-the-job", "box", TORUS,
+         "nodes 16 1; run 1 malleable 2 1 1 8 @ 5,6", "expand 1 2->4", "expand 1 2->4 @1,2"),
 };
 
 int main(int argc, char **argv)

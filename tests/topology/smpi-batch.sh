@@ -12,7 +12,7 @@ morph=$1 tb=$2 real=$3 smpi=$4 out=$5
 rm -rf "$out" && mkdir -p "$out" && cd "$out" || exit 2
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 fail() { echo "FAIL: $*"; exit 1; }
-args="--grid 2x2x2 --halo 4096 --fft 1024"
+args="--grid 2x2x2 --halo 4096 --fft 2048"
 
 # sim HOSTS [FAILED]: simulated seconds, or "abort".
 sim() {
