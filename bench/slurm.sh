@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # morph on Slurm, measured for real on the emulated cluster (docs/slurm.md).
 #
-#   bench/slurm.sh [--runs R] [--jobs J] [--no-workload] [--out DIR] [--name NAME]
+#   bench/slurm.sh [--runs R] [--mix bursts|saturated] [--jobs J] [--no-workload]
+#                  [--out DIR] [--name NAME]
 #   bench/slurm.sh --runs 0              # the mixed workload only
 #
 # Its own Slurm instance (scripts/slurm.sh --name NAME, default bench-slurm-<pid>, 4
@@ -21,13 +22,20 @@
 #    salloc --no-shell --dependency=expand:J, then NumNodes=0 on it), timed
 #    on the head in one shell (slurm_grow_raw_s); slurm_grow_vs_raw is
 #    slurm_grow_s / slurm_grow_raw_s (medians).
-# 2. A mixed workload (unless --no-workload): J jobs (default 20), every
-#    fifth a foreign rigid `sbatch -N2 --exclusive` job (sleep), the others
-#    Jacobi morph jobs at 1 node, submitted 3 s apart, run twice, side by
-#    side, each on its own instance of 4 nodes (NAME-fix, NAME-fle) with
-#    its own morphd, so that both see the same machine load (one after the
-#    other, the load of a shared machine drifted between them by more than
-#    what they compare: docs/slurm.md):
+# 2. A mixed workload (unless --no-workload): J jobs, morph jobs (Jacobi
+#    at 1 node) and foreign rigid `sbatch -N2 --exclusive` jobs (sleep 40),
+#    on the schedule of --mix (see schedule() below):
+#      bursts (default, J=29: 22 morph + 7 foreign)  every 70 s a long
+#        morph job, then two short ones and a foreign job 35-41 s later;
+#        the machine is busy in bursts and partly idle in between, the
+#        load under which paper 000's malleable workloads gained;
+#      saturated (J=25: 20 morph + 5 foreign)  a job every 3 s, every
+#        fifth foreign: the queue is never empty from the 4th job on and
+#        flexible cannot win (docs/slurm.md, runs of 27 Nov).
+#    Run twice, side by side, each on its own instance of 4 nodes
+#    (NAME-fix, NAME-fle) with its own morphd, so that both see the same
+#    machine load (one after the other, the load of a shared machine
+#    drifted between them by more than what they compare: docs/slurm.md):
 #      fixed     morph jobs with --min = --max = 2 processes (1 node)
 #      flexible  morph jobs with --min 2 --max 8 (1-4 nodes)
 #    Both with Open MPI's mpi_yield_when_idle (below, in side).
@@ -36,6 +44,8 @@
 #    CSV and plots of morphd's journal (DIR/report/<kind>-*, in nodes);
 #    sacct gives every job's wait, run and nodes (DIR/<kind>-sacct.txt);
 #    morphd's log and sacct the grows decided while a foreign job pended.
+#    The same schedule runs in `morph sim` too (DIR/sim, sim_metrics
+#    below): its prediction is printed beside the real numbers.
 #
 # Ends with
 #   RESULT slurm_nodes=4 slurm_grow_s=.. slurm_grow_min=.. slurm_grow_max=..
@@ -44,13 +54,18 @@
 #          slurm_flexible_vs_fixed_completion=<makespan fixed / flexible>
 #          slurm_foreign_wait_ratio=<foreign jobs' mean wait flexible / fixed>
 #          slurm_utilization_fixed=.. slurm_utilization_flexible=.. runs=R jobs=J
+#          mix=M sim_flexible_vs_fixed_completion=.. sim_foreign_wait_ratio=..
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 bench_init bench/slurm.sh
-runs=5 jobs=20 no_workload=0 out= name=bench-slurm-$$
-bench_parse "runs:,jobs:,no-workload,out:,name:" \
-  "[--runs R] [--jobs J] [--no-workload] [--out DIR] [--name NAME]" "$@"
-njobs=$jobs
+runs=5 jobs= mix=bursts no_workload=0 out= name=bench-slurm-$$
+bench_parse "runs:,jobs:,mix:,no-workload,out:,name:" \
+  "[--runs R] [--mix bursts|saturated] [--jobs J] [--no-workload] [--out DIR] [--name NAME]" "$@"
+case $mix in
+  bursts) njobs=${jobs:-29} ;;
+  saturated) njobs=${jobs:-25} ;;
+  *) echo "bench/slurm.sh: --mix bursts or saturated, not '$mix'" >&2; exit 2 ;;
+esac
 [ "$(id -u)" = 0 ] || { echo "bench/slurm.sh needs root (an emulated cluster)" >&2; exit 2; }
 case $build in /tmp/*) echo "bench/slurm.sh: the build tree is under /tmp, private on each emulated host" >&2; exit 2 ;; esac
 [ -x "$bin/jacobi.ompi" ] || { echo "bench/slurm.sh: no $bin/jacobi.ompi: build first" >&2; exit 2; }
@@ -179,18 +194,46 @@ fi
 result="$bench_result runs=$runs"
 
 # --- 2. mixed workload -------------------------------------------------------
+# schedule: the workload, one job a line: "SUBMIT_S morph ITERATIONS" or
+# "SUBMIT_S foreign 0" (sbatch -N2 --exclusive, sleep 40).
+#   bursts     periods of 70 s: a long morph job (300 iterations) at the
+#              start, two short ones (100) 35 and 37 s in, a foreign job
+#              41 s in; job 4k+1 of a last period is its long job alone.
+#              The machine is busy in bursts and partly idle between
+#              them (fixed: 76 % of the node-seconds, `morph sim`).
+#   saturated  a job every 3 s, every fifth foreign, morph jobs 150
+#              iterations: the queue is never empty from the 4th job on.
+schedule() {
+  local i k
+  for ((i = 0; i < njobs; i++)); do
+    if [ "$mix" = saturated ]; then
+      if ((i % 5 == 4)); then echo "$((3 * i)) foreign 0"; else echo "$((3 * i)) morph 150"; fi
+      continue
+    fi
+    k=$((70 * (i / 4)))
+    case $((i % 4)) in
+      0) echo "$k morph 300" ;;
+      1) echo "$((k + 35)) morph 100" ;;
+      2) echo "$((k + 37)) morph 100" ;;
+      3) echo "$((k + 41)) foreign 0" ;;
+    esac
+  done
+}
+
 run_workload() { # KIND MAX
-  local kind=$1 max=$2 ids=() i
+  local kind=$1 max=$2 ids=() i=0 at what iters t0
   md=$out/$kind
   start_morphd "$md"
-  for ((i = 0; i < njobs; i++)); do
-    if ((i % 5 == 4)); then
+  t0=$(date +%s.%N)
+  while read -r at what iters; do
+    sleep "$(awk -v t0="$t0" -v at="$at" -v now="$(date +%s.%N)" 'BEGIN { d = t0 + at - now; print (d > 0 ? d : 0) }')"
+    if [ "$what" = foreign ]; then
       ids+=("$(s sbatch --parsable -N2 --exclusive -J "foreign-$i" -o /dev/null --wrap 'sleep 40')")
     else
-      ids+=("$(morph_job "$kind-$i" 2 "$max" 150)")
+      ids+=("$(morph_job "$kind-$i" 2 "$max" "$iters")")
     fi
-    sleep 3
-  done
+    i=$((i + 1))
+  done < <(schedule)
   for i in "${ids[@]}"; do until_true 1800 gone "$i" || { echo "$kind: job $i did not end" >&2; exit 1; }; done
   stop_morphd
   s sacct -n -X -P -j "$(IFS=,; echo "${ids[*]}")" -o JobID,JobName,State,Submit,Start,End,NNodes \
@@ -226,6 +269,47 @@ grows_while_foreign() { # KIND
     / expand [0-9]+ -> [0-9]+ \(resize / { split($0, w, " "); t = sec(w[2])
       for (f in sub0) if (sub0[f] <= t && t < st[f]) { n++; break } }
     END { print n + 0 }' "$out/$1-sacct.txt" "$out/$1/morphd.log"
+}
+
+# overhead: the fixed morph jobs' mean seconds beyond their emulated work
+# (0.205 s per iteration at 1 node: 400 ms / 2 processes + 5 ms serial):
+# start-up, check and teardown on this machine at this load.
+overhead() {
+  schedule | awk -F'|' 'FNR == NR { split($0, w, " "); it[NR - 1] = w[3]; next }
+    function t(s) { gsub(/[-T:]/, " ", s); return mktime(s) }
+    $2 ~ /^fixed-/ && $1 !~ /\./ { i = substr($2, 7); o += t($6) - t($5) - 0.205 * it[i]; n++ }
+    END { printf "%.1f\n", n ? (o / n > 0 ? o / n : 0) : 20 }' - "$out/fixed-sacct.txt"
+}
+
+# sim_metrics KIND OVERHEAD: the same workload in `morph sim` (same policy
+# engine, rdmr+easy, 1 s interval, any size), in nodes: a morph job of I
+# iterations takes OVERHEAD + 0.205 I s at 1 node (its emulated work
+# divided among its nodes, the overhead not), a grow 2.7 s and a shrink
+# 0.5 s (the medians measured above, docs/slurm.md); a foreign job 41 s
+# on 2 nodes. Prints "makespan foreign_wait utilization" like
+# sacct_metrics.
+sim_metrics() {
+  local kind=$1 oh=$2 f=$out/sim/$1.json
+  mkdir -p "$out/sim"
+  schedule | jq -R -s --arg kind "$kind" --argjson oh "$oh" '[split("\n")[] | select(length > 0) | split(" ")]
+    | {format: "morph-workload", version: 1, nodes: 4, jobs: [to_entries[] | .key as $i | .value
+      | (.[0] | tonumber) as $at | (.[2] | tonumber) as $it | ($oh + 0.205 * $it) as $t1
+      | if .[1] == "foreign" then
+          {name: "foreign-\($i)", submit: $at, kind: "fixed", app: "generic", request: 2,
+           model: {type: "amdahl", t1: 41, serial: 1}}
+        else
+          {name: "\($kind)-\($i)", submit: $at, app: "jacobi", request: 1, min: 1, pref: 1,
+           kind: (if $kind == "fixed" then "fixed" else "malleable" end),
+           max: (if $kind == "fixed" then 1 else 4 end),
+           model: {type: "amdahl", t1: $t1, serial: ($oh / $t1), iterations: $it, data_bytes: 0,
+                   inhibit: 0}}
+        end]}' > "$f"
+  "$bin/morph" sim "$f" -n $N -p rdmr+easy -P sizes=any -i 1 --inhibit 0 --expand-cost 2.7 \
+    --shrink-cost 0.5 -q -o "$out/sim" --name "$kind" >/dev/null
+  awk -F, -v n=$N 'NR > 1 { if (NR == 2 || $5 < first) first = $5; if ($7 > last) last = $7; ns += $15
+      if ($1 ~ /^foreign/) { fw += $8; nf++ } }
+    END { span = last - first; printf "%d %.1f %.3f\n", span, (nf ? fw / nf : 0), ns / (n * span) }' \
+    "$out/sim/$kind-jobs.csv"
 }
 
 # side KIND MAX, run in the background (a subshell: its variables and
@@ -265,9 +349,18 @@ if [ "$no_workload" = 0 ]; then
   for k in fixed flexible; do
     [ -f "$out/report/$k-summary.csv" ] && { echo "$k (morph report):"; sed 's/^/  /' "$out/report/$k-summary.csv"; }
   done
+  oh=$(overhead)
+  read -r sfix swfix sufix < <(sim_metrics fixed "$oh")
+  read -r sflex swflex suflex < <(sim_metrics flexible "$oh")
+  echo "morph sim: a morph job's overhead beyond its work ${oh} s (the fixed jobs' mean)"
+  printf "%-28s %10s %10s\n" "morph sim: makespan_s" "$sfix" "$sflex"
+  printf "%-28s %10s %10s\n" "morph sim: foreign wait_s" "$swfix" "$swflex"
+  printf "%-28s %10s %10s\n" "morph sim: utilization" "$sufix" "$suflex"
   result+=" slurm_flexible_vs_fixed_completion=$(bench_ratio "$mfix" "$mflex")"
   result+=" slurm_foreign_wait_ratio=$(bench_ratio "$wflex" "$wfix")"
-  result+=" slurm_utilization_fixed=$ufix slurm_utilization_flexible=$uflex jobs=$njobs"
+  result+=" slurm_utilization_fixed=$ufix slurm_utilization_flexible=$uflex jobs=$njobs mix=$mix"
+  result+=" sim_flexible_vs_fixed_completion=$(bench_ratio "$sfix" "$sflex")"
+  result+=" sim_foreign_wait_ratio=$(bench_ratio "$swflex" "$swfix")"
 fi
 echo "files: $out"
 echo "$result"

@@ -88,7 +88,10 @@ typedef enum morph__backend_event_kind {
   MORPH__BE_GROWN = 1, /* a grow request completed */
   MORPH__BE_RELEASED,  /* a release request completed: processes gone there */
   MORPH__BE_ENDED,     /* a job's processes are gone */
-  MORPH__BE_NODE       /* a node changed state */
+  MORPH__BE_NODE,      /* a node changed state */
+  MORPH__BE_QUEUE      /* a job that is not morphd's came into the queue and
+                          waits for nodes (Slurm): decide now, since a shrink
+                          may be what it waits for, not at the next interval */
 } morph__backend_event_kind;
 
 typedef struct morph__backend_event {

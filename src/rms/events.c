@@ -52,6 +52,11 @@ static void dispatch(morph__daemon *d, const morph__backend_event *ev)
     on_node(d, ev);
     return;
   }
+  if (ev->kind == MORPH__BE_QUEUE) { /* decide at once: it may wait for a shrink */
+    morph__say(&d->log, 1, "%s", ev->text);
+    d->dirty = 1;
+    return;
+  }
   morph__job *job = morph__job_find(d, ev->job);
   if (!job || job->state != MORPH__J_RUNNING) {
     morph__say(&d->log, 1, "backend event %d for job %lld, which is not running: ignored",

@@ -68,7 +68,7 @@ static void sl_close(morph__backend *b)
   slurm_free_job_info_msg(s->jobs);
   slurm_free_node_info_msg(s->nodes_msg);
   slurm_free_reservation_info_msg(s->resv);
-  free(s->nodes), free(s->prev_state), free(s->refused_until);
+  free(s->nodes), free(s->prev_state), free(s->prev_pending), free(s->refused_until);
   free(s->running), free(s->pending), free(s->pieces);
   free(s->claims), free(s->q);
   free(s);

@@ -79,6 +79,8 @@ typedef struct morph__sl {
   morph__node *nodes;
   int nnodes;
   morph_policy_node_state *prev_state; /* for NODE events; NULL before the first */
+  uint32_t *prev_pending;              /* for QUEUE events: the pending jobs of */
+  int nprev_pending;                   /* the last picture, by Slurm job id */
   double *refused_until;               /* per node: an expander could not get it */
   morph_policy_job *running, *pending;
   int nrunning, npending;

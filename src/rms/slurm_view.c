@@ -370,6 +370,39 @@ static void node_events(morph__sl *s)
   }
 }
 
+static int was_pending(const morph__sl *s, uint32_t id)
+{
+  for (int i = 0; i < s->nprev_pending; i++)
+    if (s->prev_pending[i] == id)
+      return 1;
+  return 0;
+}
+
+/* One QUEUE event when jobs that are not morphd's came into the queue
+ * since the last picture: morphd's decision would otherwise wait for its
+ * interval (5 s by default) while such a job waits for a shrink. */
+static void queue_events(morph__sl *s)
+{
+  int fresh = 0;
+  uint32_t first = 0;
+  for (int i = 0; i < s->npending; i++)
+    if (!was_pending(s, (uint32_t)s->pending[i].id) && fresh++ == 0)
+      first = (uint32_t)s->pending[i].id;
+  uint32_t *ids = malloc(((size_t)s->npending + 1) * sizeof *ids);
+  if (!ids)
+    return; /* no event: the periodic decision still comes */
+  for (int i = 0; i < s->npending; i++)
+    ids[i] = (uint32_t)s->pending[i].id;
+  free(s->prev_pending);
+  s->prev_pending = ids, s->nprev_pending = s->npending;
+  if (fresh == 0)
+    return;
+  morph__backend_event ev = morph__sl_event(MORPH__BE_QUEUE, 0, 0);
+  snprintf(ev.text, sizeof ev.text, "Slurm: job %u%s waits for nodes", first,
+           fresh > 1 ? " and others" : "");
+  morph__sl_enqueue(s, &ev, NULL);
+}
+
 int morph__sl_refresh(morph__sl *s, char *err, size_t errsize)
 {
   int rc = load_nodes(s);
@@ -387,7 +420,7 @@ int morph__sl_refresh(morph__sl *s, char *err, size_t errsize)
   if (rc == MORPH_OK)
     rc = build_jobs(s);
   if (rc == MORPH_OK)
-    node_events(s);
+    node_events(s), queue_events(s);
   else
     snprintf(err, errsize, "out of memory");
   return rc;

@@ -1,0 +1,121 @@
+/*
+ * The slurm backend (src/rms/slurm*.c) against a libslurm stand-in
+ * (slurm-mock.c): what it does when Slurm's tables change between two of
+ * its pictures, without a Slurm cluster. Each cmocka_unit_test is its own
+ * ctest test.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "common/clock.h"
+#include "morph/error.h"
+#include "rms/backend.h"
+#include "slurm-mock.h"
+
+static const morph__sayer quiet = {.prog = "test", .verbose = 0};
+
+static morph__backend *open_backend(void)
+{
+  morph__backend_conf conf = {.log = &quiet};
+  morph__backend *b = NULL;
+  char err[256];
+  setenv("SLURM_CONF", "/nonexistent/slurm.conf", 1); /* the mock never reads it */
+  assert_int_equal(morph__slurm_ops.open(&conf, &b, err, sizeof err), MORPH_OK);
+  return b;
+}
+
+/* The next event within `seconds` (the backend reads Slurm at most every
+ * second, every 0.1 s while a grow waits); 0 if none came. */
+static int next_within(morph__backend *b, double seconds, morph__backend_event *ev)
+{
+  double until = morph__wall() + seconds;
+  while (morph__wall() < until) {
+    if (morph__slurm_ops.next(b, ev) == 1)
+      return 1;
+    usleep(20000);
+  }
+  return 0;
+}
+
+/* A job that is not morphd's comes into the queue: one QUEUE event names
+ * it (morphd decides at once instead of at its interval), and no second
+ * one while it keeps waiting. */
+static void queue_event_for_new_pending_job(void **state)
+{
+  (void)state;
+  mock_reset();
+  morph__backend *b = open_backend();
+  morph__backend_event ev;
+  assert_int_equal(next_within(b, 1.3, &ev), 0); /* nothing waits */
+  slurm_job_info_t *j = mock_job(7, JOB_PENDING, -1, -1);
+  j->num_nodes = 2;
+  j->state_reason = WAIT_RESOURCES;
+  assert_int_equal(next_within(b, 1.5, &ev), 1);
+  assert_int_equal(ev.kind, MORPH__BE_QUEUE);
+  assert_non_null(strstr(ev.text, "job 7 waits"));
+  assert_int_equal(next_within(b, 1.3, &ev), 0); /* the same job: no new event */
+  /* A job held by a dependency does not wait for nodes: no event. */
+  j = mock_job(8, JOB_PENDING, -1, -1);
+  j->state_reason = WAIT_DEPENDENCY;
+  j->dependency = "afterok:7";
+  assert_int_equal(next_within(b, 1.3, &ev), 0);
+  morph__slurm_ops.close(b);
+}
+
+/* A morph job on node1 grows onto node3; while its expander is pending,
+ * Slurm starts another job on node3. The expander is cancelled at once
+ * (not after the 10 s a grant may take) and the grow is refused. */
+static void expander_cancelled_when_its_node_is_taken(void **state)
+{
+  (void)state;
+  mock_reset();
+  mock_job(10, JOB_RUNNING, 0, 0);
+  morph__backend *b = open_backend();
+  morph__job job;
+  morph__job_init(&job);
+  job.id = 10, job.size = 2;
+  char err[256] = "";
+  assert_int_equal(morph__slurm_ops.claim(b, &job, err, sizeof err), MORPH_OK);
+  morph__alloc grow;
+  morph__alloc_init(&grow);
+  assert_int_equal(morph__alloc_add(&grow, 2, 2), MORPH_OK);
+  assert_int_equal(morph__slurm_ops.grow(b, &job, 5, &grow), MORPH_OK);
+  assert_string_equal(mock.alloc_nodes, "node3");
+  slurm_job_info_t *e = mock_job(100, JOB_PENDING, -1, -1); /* the expander */
+  e->state_reason = WAIT_RESOURCES;
+  morph__backend_event ev;
+  assert_int_equal(next_within(b, 0.5, &ev), 0); /* pending, node3 free: it waits */
+  assert_int_equal(mock.nkilled, 0);
+  mock_job(11, JOB_RUNNING, 2, 2); /* Slurm gives node3 to job 11 */
+  double t0 = morph__wall();
+  assert_int_equal(next_within(b, 2.0, &ev), 1);
+  assert_true(morph__wall() - t0 < 1.0);
+  assert_int_equal(ev.kind, MORPH__BE_GROWN);
+  assert_int_equal(ev.job, 10);
+  assert_int_equal(ev.req, 5);
+  assert_int_equal(ev.outcome, MORPH_EBUSY);
+  assert_non_null(strstr(ev.text, "gave node3 to another job"));
+  assert_int_equal(mock.nkilled, 1);
+  assert_int_equal(mock.killed[0], 100);
+  morph__alloc_free(&grow);
+  morph__slurm_ops.drop(b, &job);
+  morph__job_clear(&job);
+  morph__slurm_ops.close(b);
+}
+
+int main(int argc, char **argv)
+{
+  const struct CMUnitTest all[] = {
+    cmocka_unit_test(queue_event_for_new_pending_job),
+    cmocka_unit_test(expander_cancelled_when_its_node_is_taken),
+  };
+  if (argc > 1)
+    cmocka_set_test_filter(argv[1]);
+  return cmocka_run_group_tests(all, NULL, NULL);
+}
