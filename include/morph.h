@@ -295,7 +295,9 @@ int64_t morph_local_offset(const morph_ctx *ctx, const char *name);
  * *status receives this process's status after the point: MORPH_STAYING
  * (fetch morph_comm(), rank and size again if morph_last_report() says a
  * reconfiguration happened), MORPH_JOINING on a joiner's first point (its
- * data has just arrived), or MORPH_LEAVING.
+ * data has just arrived), or MORPH_LEAVING (the process's registered data
+ * is with the stayers: its block and block-cyclic buffers no longer hold
+ * it, their pages may have been handed over; call morph_finalize()).
  *
  * A reconfiguration that fails or times out is rolled back: every process
  * keeps its old communicator, rank and data, the failure is logged and

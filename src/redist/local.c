@@ -1,17 +1,18 @@
 /*
- * The same-host path of the redistribution engine: receivers read their
- * slices out of their senders' memory with process_vm_readv (local.h has
- * the handshake and its deadlines).
+ * The same-host path of the redistribution engine: receivers map the
+ * page-aligned ranges of their slices from the senders' memory files
+ * (part.h: no byte moves) and read the rest out of the senders' memory
+ * with process_vm_readv (local.h has the handshake and its deadlines).
  *
- * Why cross-memory attach rather than shared-memory segments: both copy
- * once, but a segment must hold the registered data from its allocation on
- * (the application's buffers would become segments), has a name that a
- * killed process leaves behind in /dev/shm, and costs the reader a page
- * fault per source page when it maps it; process_vm_readv needs nothing
- * allocated, leaves nothing behind, and measured as fast as or faster than
- * a memcpy into new memory (bench/runtime/bench-local.c, numbers in
- * docs/performance.md). Its condition is ptrace permission over the
- * sender: same user and, under Yama's ptrace_scope 1, the sender's
+ * Why these two and not named shared-memory segments: a segment has a
+ * name that a killed process leaves behind in /dev/shm; memory files have
+ * none and reach a peer through pidfd_getfd. Mapping a range hands its
+ * pages over at the cost of page tables (1 GiB 2 -> 4: docs/performance.md);
+ * where a slice's offsets in the sender's file and in the new part differ
+ * modulo the page size no mapping can line them up, and process_vm_readv
+ * copies once, as fast as a memcpy into new memory
+ * (bench/runtime/bench-local.c). Its condition is ptrace permission over
+ * the sender: same user and, under Yama's ptrace_scope 1, the sender's
  * PR_SET_PTRACER_ANY (what Open MPI's vader does for its single copy).
  * A read that is refused or fails falls back to MPI for that pair.
  */
@@ -44,13 +45,21 @@ typedef struct offer {
   uint64_t base;       /* address of the old part */
   uint64_t nonce_addr; /* address of `nonce` in the sender */
   uint64_t nonce;      /* a receiver that reads this there sees the sender */
-  int64_t nfiles;      /* memory files of the old part a receiver may adopt
-                          whole (part.h), at offsets of the old part */
+  int64_t nfiles;      /* file ranges of the old part a receiver may adopt
+                          (part.h), at offsets of the old part */
   struct {
-    uint64_t off, len;
+    uint64_t off, len, foff;
     int64_t fd;
   } files[MORPH__PART_FILES];
 } offer;
+
+/* What a receiver answers each sender: how it got its slices, and the
+ * bytes of the sender's old part it adopted (which the sender must keep
+ * at its commit: part.h), whatever the code. */
+typedef struct answer {
+  int32_t code, n;
+  uint64_t off[MORPH__PART_FILES], len[MORPH__PART_FILES];
+} answer;
 
 /* Bytes [src, src + len) of a sender's old part, adopted, not copied. */
 typedef struct span {
@@ -63,8 +72,8 @@ typedef struct peer {
   size_t first, end;
   int via_mpi;
   int settled; /* offer handled (senders) / answer in (receivers) */
-  int32_t answer;
-  offer in; /* a sender's offer */
+  answer ans;  /* to a sender / from a receiver */
+  offer in;    /* a sender's offer */
 } peer;
 
 struct morph__local {
@@ -74,7 +83,7 @@ struct morph__local {
   const morph__plan *plan;
   const char *old_buf;
   char *new_buf;
-  const morph__part *old_part; /* NULL: plain memory, nothing to adopt */
+  morph__part *old_part;       /* NULL: plain memory, nothing to adopt */
   morph__part *new_part;       /* NULL: nothing can be adopted into it */
   offer mine;
   volatile uint64_t nonce;
@@ -126,10 +135,10 @@ static void make_offer(morph__local *l, const void *old_buf)
   l->mine.nonce = l->nonce;
   l->mine.nonce_addr = (uint64_t)(uintptr_t)&l->nonce;
   morph__part_file f[MORPH__PART_FILES];
-  int n = l->old_part ? morph__part_whole_files(l->old_part, f) : 0;
+  int n = l->old_part ? morph__part_files(l->old_part, f) : 0;
   for (int k = 0; k < n; k++) {
     l->mine.files[k].off = f[k].off, l->mine.files[k].len = f[k].len;
-    l->mine.files[k].fd = f[k].fd;
+    l->mine.files[k].foff = f[k].foff, l->mine.files[k].fd = f[k].fd;
   }
   l->mine.nfiles = n;
 }
@@ -144,7 +153,7 @@ static int post_handshake(morph__local *l)
     rc = MPI_Irecv(&l->from[k].in, (int)sizeof(offer), MPI_BYTE, l->from[k].rank, l->tag, l->comm,
                    &r[k]);
   for (int k = 0; k < l->nto && rc == MPI_SUCCESS; k++)
-    rc = MPI_Irecv(&l->to[k].answer, 1, MPI_INT32_T, l->to[k].rank, l->tag, l->comm,
+    rc = MPI_Irecv(&l->to[k].ans, (int)sizeof(answer), MPI_BYTE, l->to[k].rank, l->tag, l->comm,
                    &r[l->nfrom + k]);
   for (int k = 0; k < l->nto && rc == MPI_SUCCESS; k++)
     rc = MPI_Isend(&l->mine, (int)sizeof(offer), MPI_BYTE, l->to[k].rank, l->tag, l->comm,
@@ -174,6 +183,8 @@ int morph__local_open(morph__local **out, MPI_Comm comm, int me, const morph__pl
     rc = MORPH_ENOMEM;
   for (size_t k = 0; rc == MORPH_OK && k < nreq; k++)
     l->reqs[k] = MPI_REQUEST_NULL;
+  if (l->old_part)
+    morph__part_forget(l->old_part);
   make_offer(l, b->old_buf);
   /* Under Yama's ptrace_scope 1 only a declared tracer may read us; the
    * call fails harmlessly (EINVAL) where Yama is absent. */
@@ -240,30 +251,46 @@ static int file_of(int pidfd, int64_t fd)
   return pidfd < 0 ? fcntl((int)fd, F_DUPFD_CLOEXEC, 0) : pidfd_getfd(pidfd, (int)fd, 0);
 }
 
-/* Adopts file f of offer o if it lies whole in slice v at a page-aligned
- * offset of the new part; 1 if adopted. *pidfd is opened on first use
- * (self: stays -1, the files are this process's own). */
+/* Smallest range worth a mapping (and one of a part's file slots). */
+#define ADOPT_MIN ((uint64_t)64 << 10)
+
+/* Adopts the page-aligned middle of where file range k of offer o meets
+ * slice v, when the sender's file offset and the new part's offset agree
+ * modulo the page size (a mapping instead of a copy; the ragged ends are
+ * copied). Writes the adopted bytes of o's part to *got; 1 if adopted.
+ * *pidfd is opened on first use (self: stays -1, the files are this
+ * process's own). */
 static int adopt_one(morph__local *l, const offer *o, int self, const morph__slice *v, int k,
-                     int *pidfd)
+                     int *pidfd, span *got)
 {
-  uint64_t s = (uint64_t)(v->src_index * l->es), n = (uint64_t)(v->count * l->es);
-  uint64_t off = o->files[k].off, len = o->files[k].len;
-  if (off < s || off + len > s + n)
-    return 0;
-  uint64_t dst = (uint64_t)(v->dst_index * l->es) + (off - s);
-  uint64_t pg = morph__part_page();
+  uint64_t pg = morph__part_page(), s = (uint64_t)(v->src_index * l->es);
+  uint64_t off = o->files[k].off, fe = off + o->files[k].len;
+  uint64_t a = s > off ? s : off, e = s + (uint64_t)(v->count * l->es), b = e < fe ? e : fe;
+  uint64_t dst = (uint64_t)(v->dst_index * l->es) + (a - s), foff = o->files[k].foff + (a - off);
   morph__part *np = l->new_part;
-  if (dst % pg != 0 || (len % pg != 0 && dst + len != np->bytes) || np->nfiles >= MORPH__PART_FILES)
+  if (a >= b || dst % pg != foff % pg || np->nfiles >= MORPH__PART_FILES)
+    return 0;
+  uint64_t skip = (pg - foff % pg) % pg;
+  a += skip, dst += skip, foff += skip;
+  if (a >= b)
+    return 0;
+  /* A last partial page only where it ends both the sender's range (its
+   * file then holds the whole page: part.h) and the new part. */
+  uint64_t len = b == fe && dst + (b - a) == np->bytes ? b - a : (b - a) / pg * pg;
+  if (len < ADOPT_MIN && len != o->files[k].len)
     return 0;
   if (!self && *pidfd < 0 && (*pidfd = pidfd_open((pid_t)o->pid, 0)) < 0)
     return 0;
   int fd = file_of(self ? -1 : *pidfd, o->files[k].fd);
-  return fd >= 0 && morph__part_adopt(np, (size_t)dst, fd, (size_t)len) == MORPH_OK;
+  if (fd < 0 || morph__part_adopt(np, (size_t)dst, fd, (size_t)foff, (size_t)len) != MORPH_OK)
+    return 0;
+  *got = (span){a, len};
+  return 1;
 }
 
-/* Adopts every offered file that lands whole in one of the slices v[first,
- * end) (a mapping instead of a copy) and lists what was adopted in done.
- * A file that cannot be adopted is copied like the rest. */
+/* Adopts, for every offered file range, its aligned middle in the first
+ * of the slices v[first, end) it meets, and lists what was adopted in
+ * done (at most MORPH__PART_FILES). The rest is copied. */
 static int adopt_files(morph__local *l, const offer *o, int self, size_t first, size_t end,
                        span *done)
 {
@@ -271,8 +298,8 @@ static int adopt_files(morph__local *l, const offer *o, int self, size_t first, 
   const morph__slice *v = l->plan->recv;
   for (int k = 0; l->enabled && l->new_part && k < (int)o->nfiles && k < MORPH__PART_FILES; k++)
     for (size_t i = first; i < end; i++)
-      if (adopt_one(l, o, self, &v[i], k, &pidfd)) {
-        done[ndone++] = (span){o->files[k].off, o->files[k].len};
+      if (adopt_one(l, o, self, &v[i], k, &pidfd, &done[ndone])) {
+        ndone++;
         break;
       }
   if (pidfd >= 0)
@@ -328,12 +355,15 @@ static int copy_pieces(morph__local *l, const offer *o, int self, size_t first, 
   return n > 0 ? read_all((pid_t)o->pid, lv, rv, n) : 0;
 }
 
-/* Places slices v[first, end) from offer o: whole files adopted, the rest
- * copied. 0 on success. */
-static int place(morph__local *l, const offer *o, int self, size_t first, size_t end)
+/* Places slices v[first, end) from offer o: file ranges adopted (listed
+ * in a), the rest copied. 0 on success. */
+static int place(morph__local *l, const offer *o, int self, size_t first, size_t end, answer *a)
 {
   span done[MORPH__PART_FILES];
   int ndone = adopt_files(l, o, self, first, end, done);
+  a->n = ndone;
+  for (int k = 0; k < ndone; k++)
+    a->off[k] = done[k].src, a->len[k] = done[k].len;
   return copy_pieces(l, o, self, first, end, done, ndone);
 }
 
@@ -346,14 +376,15 @@ static int take_offer(morph__local *l, int k)
 {
   peer *p = &l->from[k];
   p->settled = 1;
-  if (!can_read(l, &p->in) || place(l, &p->in, 0, p->first, p->end) != 0)
+  if (!can_read(l, &p->in) || place(l, &p->in, 0, p->first, p->end, &p->ans) != 0)
     return MORPH_OK;
   for (size_t i = p->first; i < p->end; i++)
     l->pulled += l->plan->recv[i].count * l->es;
   p->via_mpi = 0;
-  p->answer = ANSWER_DONE;
+  p->ans.code = ANSWER_DONE;
   MPI_Request *r = &l->reqs[l->nfrom + 2 * l->nto + k];
-  return MPI_Isend(&p->answer, 1, MPI_INT32_T, p->rank, l->tag, l->comm, r) == MPI_SUCCESS
+  return MPI_Isend(&p->ans, (int)sizeof(answer), MPI_BYTE, p->rank, l->tag, l->comm, r) ==
+                 MPI_SUCCESS
              ? MORPH_OK
              : MORPH_EMPI;
 }
@@ -370,7 +401,10 @@ void morph__local_keep(morph__local *l)
     i++;
   for (j = i; j < n && v[j].peer == l->me; j++)
     ;
-  place(l, &l->mine, 1, i, j);
+  answer a = {0};
+  place(l, &l->mine, 1, i, j, &a);
+  for (int k = 0; l->old_part && k < a.n; k++)
+    morph__part_give(l->old_part, (size_t)a.off[k], (size_t)a.len[k]);
 }
 
 /* Senders left to MPI receive into pages populated in one call each. */
@@ -447,8 +481,8 @@ int morph__local_answers(morph__local *l, double deadline)
     peer *p = &l->from[k];
     if (!p->via_mpi)
       continue;
-    p->answer = ANSWER_MPI;
-    if (MPI_Isend(&p->answer, 1, MPI_INT32_T, p->rank, l->tag, l->comm,
+    p->ans.code = ANSWER_MPI;
+    if (MPI_Isend(&p->ans, (int)sizeof(answer), MPI_BYTE, p->rank, l->tag, l->comm,
                   &l->reqs[l->nfrom + 2 * l->nto + k]) != MPI_SUCCESS)
       return MORPH_EMPI;
   }
@@ -462,8 +496,12 @@ int morph__local_answers(morph__local *l, double deadline)
       return MORPH_ETIMEDOUT;
     idle();
   }
-  for (int k = 0; k < l->nto; k++)
-    l->to[k].via_mpi = l->to[k].answer != ANSWER_DONE;
+  for (int k = 0; k < l->nto; k++) {
+    const answer *a = &l->to[k].ans;
+    l->to[k].via_mpi = a->code != ANSWER_DONE;
+    for (int j = 0; l->old_part && j < a->n && j < MORPH__PART_FILES; j++)
+      morph__part_give(l->old_part, (size_t)a->off[j], (size_t)a->len[j]);
+  }
   return MORPH_OK;
 }
 

@@ -11,12 +11,14 @@
  *                      address, the old part's whole memory files},
  *                      posted at once by every sender;
  *   2. r reads the nonce from s; if it is the offered one (same host, same
- *      kernel, read permitted), r adopts the memory files of s's old part
- *      that land whole in its new part (part.h: pidfd_getfd, then a
+ *      kernel, read permitted), r adopts the ranges of s's memory files
+ *      that land page-aligned in its new part (part.h: pidfd_getfd, then a
  *      mapping at their place: no byte is copied), reads the rest of its
  *      slices and answers DONE;
  *      otherwise r posts its MPI receives and answers MPI;
- *   3. r -> s  ANSWER {DONE | MPI}; on MPI, s posts its MPI sends.
+ *   3. r -> s  ANSWER {DONE | MPI, the ranges of s's part r adopted}; on
+ *      MPI, s posts its MPI sends; s records the adopted ranges in its old
+ *      part, which keeps them when it is trimmed at the commit (part.h).
  * Every process posts all its offers before it waits for any, and sends all
  * its answers before it waits for any, so no order of arrival deadlocks.
  * Messages between one pair keep the order offer, answer, data in both

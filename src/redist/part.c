@@ -46,7 +46,7 @@ int morph__part_new(morph__part **out, size_t bytes)
     return MORPH_ENOMEM;
   }
   p->base = m;
-  p->files[0] = (morph__part_file){0, p->mapped, fd};
+  p->files[0] = (morph__part_file){0, p->mapped, 0, fd};
   p->nfiles = 1;
   *out = p;
   return MORPH_OK;
@@ -62,27 +62,30 @@ void morph__part_populate(morph__part *p, size_t off, size_t len)
   madvise(p->base + lo, (hi < p->mapped ? hi : p->mapped) - lo, MADV_POPULATE_WRITE);
 }
 
-int morph__part_adopt(morph__part *p, size_t off, int fd, size_t len)
+int morph__part_adopt(morph__part *p, size_t off, int fd, size_t foff, size_t len)
 {
   size_t pg = morph__part_page();
-  int fits = off % pg == 0 && len > 0 && off < p->bytes && len <= p->bytes - off &&
-             (len % pg == 0 || off + len == p->bytes) && p->nfiles < MORPH__PART_FILES;
+  int fits = off % pg == 0 && foff % pg == 0 && len > 0 && off < p->bytes &&
+             len <= p->bytes - off && (len % pg == 0 || off + len == p->bytes) &&
+             p->nfiles < MORPH__PART_FILES;
+  /* Populated now: the application's first touch of its new data would
+   * otherwise fault page by page, a cost the window should show. */
   void *m = fits ? mmap(p->base + off, round_up(len, pg), PROT_READ | PROT_WRITE,
-                        MAP_SHARED | MAP_FIXED, fd, 0)
+                        MAP_SHARED | MAP_FIXED | MAP_POPULATE, fd, (off_t)foff)
                  : MAP_FAILED;
   if (m == MAP_FAILED) {
     close(fd);
     return fits ? MORPH_EIO : MORPH_EINVAL;
   }
-  /* Pages the base file may hold under the adopted file are unreachable
+  /* Pages the base file may hold under the adopted range are unreachable
    * now: give them back. */
   fallocate(p->files[0].fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off,
             (off_t)round_up(len, pg));
-  p->files[p->nfiles++] = (morph__part_file){off, len, fd};
+  p->files[p->nfiles++] = (morph__part_file){off, len, foff, fd};
   return MORPH_OK;
 }
 
-int morph__part_whole_files(const morph__part *p, morph__part_file *out)
+int morph__part_files(const morph__part *p, morph__part_file *out)
 {
   if (p->nfiles == 1) {
     out[0] = p->files[0];
@@ -93,6 +96,64 @@ int morph__part_whole_files(const morph__part *p, morph__part_file *out)
   return p->nfiles - 1;
 }
 
+void morph__part_forget(morph__part *p)
+{
+  p->ngiven = 0;
+  p->given_lost = 0;
+}
+
+void morph__part_give(morph__part *p, size_t off, size_t len)
+{
+  if (p->ngiven == p->given_cap) {
+    int cap = p->given_cap ? 2 * p->given_cap : 8;
+    morph__part_span *g = realloc(p->given, (size_t)cap * sizeof *g);
+    if (!g) {
+      p->given_lost = 1;
+      return;
+    }
+    p->given = g, p->given_cap = cap;
+  }
+  p->given[p->ngiven++] = (morph__part_span){off, len};
+}
+
+/* Gives back the pages of every file behind [lo, hi) of the part (page
+ * multiples): the base file's and those of ranges adopted over it. */
+static void punch(const morph__part *p, size_t lo, size_t hi)
+{
+  size_t pg = morph__part_page();
+  for (int k = 0; k < p->nfiles; k++) {
+    const morph__part_file *f = &p->files[k];
+    size_t a = lo > f->off ? lo : f->off, e = f->off + round_up(f->len, pg);
+    size_t b = hi < e ? hi : e;
+    if (a < b)
+      fallocate(f->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)(f->foff + (a - f->off)),
+                (off_t)(b - a));
+  }
+}
+
+static int by_offset(const void *a, const void *b)
+{
+  size_t x = ((const morph__part_span *)a)->off, y = ((const morph__part_span *)b)->off;
+  return x < y ? -1 : x > y;
+}
+
+void morph__part_trim(morph__part *p)
+{
+  if (!p || p->given_lost)
+    return;
+  size_t pg = morph__part_page(), at = 0;
+  if (p->ngiven > 1)
+    qsort(p->given, (size_t)p->ngiven, sizeof *p->given, by_offset);
+  for (int k = 0; k <= p->ngiven; k++) {
+    size_t lo = k < p->ngiven ? p->given[k].off / pg * pg : p->mapped;
+    if (lo > at)
+      punch(p, at, lo);
+    if (k < p->ngiven && round_up(p->given[k].off + p->given[k].len, pg) > at)
+      at = round_up(p->given[k].off + p->given[k].len, pg);
+  }
+  morph__part_forget(p);
+}
+
 void morph__part_free(morph__part *p, int keep_mapping)
 {
   if (!p)
@@ -101,5 +162,6 @@ void morph__part_free(morph__part *p, int keep_mapping)
     munmap(p->base, p->mapped);
   for (int k = 0; k < p->nfiles; k++)
     close(p->files[k].fd);
+  free(p->given);
   free(p);
 }

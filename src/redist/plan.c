@@ -268,7 +268,8 @@ static int sort_by_peer(morph__slice *v, size_t n, int npeers)
     start[q + 1] += start[q];
   for (size_t i = 0; i < n; i++)
     tmp[start[v[i].peer]++] = v[i];
-  memcpy(v, tmp, n * sizeof *v);
+  if (n > 0) /* v is NULL for an empty list */
+    memcpy(v, tmp, n * sizeof *v);
   free(start);
   free(tmp);
   return MORPH_OK;

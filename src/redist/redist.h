@@ -42,13 +42,15 @@ int morph__redist_exec(MPI_Comm comm, const morph__plan *plan, const void *old_b
                        double deadline, int64_t *bytes_sent);
 
 /* The buffers of a transfer, with the parts (part.h) behind them when they
- * are memory files: a receiver on the same host then adopts whole files
- * instead of copying them (local.h). old_part / new_part may be NULL
- * (plain memory); when set, old_buf / new_buf are their bases. */
+ * are memory files: a receiver on the same host then adopts ranges of the
+ * sender's files instead of copying them (local.h), and old_part records
+ * what was adopted of it (morph__part_give; trim it at the commit).
+ * old_part / new_part may be NULL (plain memory); when set, old_buf /
+ * new_buf are their bases. */
 typedef struct morph__redist_bufs {
   const void *old_buf;
   void *new_buf;
-  const struct morph__part *old_part;
+  struct morph__part *old_part;
   struct morph__part *new_part;
 } morph__redist_bufs;
 

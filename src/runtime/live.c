@@ -628,6 +628,7 @@ static int live_commit(morph_ctx *ctx, morph__window *w)
   free(w->stay);
   w->stay = NULL;
   if (!grown && w->staycomm == MPI_COMM_NULL) {
+    morph__data_trim(ctx);
     ctx->status = MORPH_LEAVING;
     return MORPH_OK;
   }

@@ -362,8 +362,16 @@ static int install_one(morph__data *d, void *nb, morph__part *np, int64_t count)
   return MORPH_OK;
 }
 
+void morph__data_trim(morph_ctx *ctx)
+{
+  for (int i = 0; i < ctx->ndata; i++)
+    if (ctx->data[i].part)
+      morph__part_trim(ctx->data[i].part);
+}
+
 void morph__data_install(morph_ctx *ctx, morph__window *w)
 {
+  morph__data_trim(ctx);
   for (int i = 0; i < ctx->ndata; i++) {
     int rc = install_one(&ctx->data[i], w->newbufs[i], w->newparts[i], w->newcounts[i]);
     if (rc != MORPH_OK)
@@ -378,6 +386,9 @@ void morph__data_discard(morph_ctx *ctx, morph__window *w)
   /* After a timeout MPI may still write into the new buffers: leak them
    * rather than hand freed memory to a late receive (but close the
    * descriptors of memory files: the mappings keep them alive). */
+  for (int i = 0; i < ctx->ndata; i++)
+    if (ctx->data[i].part)
+      morph__part_forget(ctx->data[i].part);
   for (int i = 0; w->newbufs && i < ctx->ndata; i++) {
     if (w->newparts && w->newparts[i])
       morph__part_free(w->newparts[i], w->abandoned);

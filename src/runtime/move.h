@@ -33,8 +33,13 @@ int morph__window_nonstay(const morph__window *w, int p);
  * not belong to it (a leaver) (move.c). */
 int morph__window_new_rank(const morph__window *w, int p);
 
-/* Installs w->newbufs as the registrations' buffers (commit) or frees them
- * (rollback) (move.c). */
+/* At a commit, gives back the pages of the old parts that no new part
+ * adopted (part.h: morph__part_trim); every process that had an old part
+ * calls it, leavers included (move.c). */
+void morph__data_trim(morph_ctx *ctx);
+
+/* Installs w->newbufs as the registrations' buffers, old parts trimmed
+ * (commit), or frees them (rollback) (move.c). */
 void morph__data_install(morph_ctx *ctx, morph__window *w);
 void morph__data_discard(morph_ctx *ctx, morph__window *w);
 

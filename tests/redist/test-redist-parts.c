@@ -1,20 +1,23 @@
 /*
  * Redistribution between parts held in memory files (src/redist/part.c),
- * on P processes of one host: a receiver adopts the senders' whole files
- * (a mapping, no copy) where they land whole at a page-aligned offset, and
- * copies the rest. For each change M -> N, with the old parts in memory
- * files filled with their global indices:
+ * on P processes of one host: a receiver adopts ranges of the senders'
+ * files (a mapping, no copy) where file and new part agree on page
+ * alignment, and copies the rest. For each change M -> N, with the old
+ * parts in memory files filled with their global indices:
  *  (1) every element of every new part is right after the transfer;
  *  (2) rollback: the new parts are freed and the old ones still hold
  *      their data;
- *  (3) commit: the transfer again, then every old part is freed (as the
- *      leavers and the stayers' old parts are) and the new parts still
- *      hold their data: adopted pages outlive their first owner;
- *  (4) where every old part lands whole and aligned (block shrinks by an
- *      integer factor with page-multiple parts), every new part adopted
- *      files and copied nothing (nfiles > 1 and its own base file holds no
- *      page);
- *  (5) no descriptor is left open once every part is freed.
+ *  (3) commit: the transfer again, then every old part is trimmed and
+ *      freed (as the leavers' and the stayers' old parts are) and the new
+ *      parts still hold their data: adopted pages outlive their first
+ *      owner;
+ *  (4) where slices are page-aligned (block, grow or shrink by an integer
+ *      factor, page-multiple parts), every new part adopted and copied
+ *      nothing (nfiles > 1 and its own base file holds no page);
+ *  (5) no page is kept that no part maps: after the commit the files
+ *      behind the new parts hold at most the data plus two pages per part
+ *      (counted once per file, by inode, over all ranks);
+ *  (6) no descriptor is left open once every part is freed.
  * Element sizes: 8 bytes (parts of 2^k pages: aligned) and 24 bytes
  * (misaligned: copies). Exit 1 on any failure; each rank prints its own.
  *
@@ -106,11 +109,44 @@ static int check_new(move *x, const char *what)
                what, x->me);
 }
 
-/* Whole-file adoption expected: block, shrink by an integer factor, and
- * page-multiple old parts (the 8-byte case). */
+/* Adoption of everything expected: block, a change by an integer factor,
+ * and page-multiple parts (the 8-byte case). */
 static int expect_adopted(const move *x)
 {
-  return x->es == 8 && x->n < x->m && x->m % x->n == 0 && x->me < x->n;
+  int factor = x->n < x->m ? x->m % x->n == 0 : x->n % x->m == 0;
+  return x->es == 8 && factor && x->me < x->n;
+}
+
+/* (5): bytes held by the distinct files behind the new parts, over all
+ * ranks, against the data's size. Returns the number of errors. */
+static int check_kept(const move *x, const char *what)
+{
+  enum { F = MORPH__PART_FILES };
+  long long mine[2 * F] = {0}, all_size;
+  int P, errors = 0;
+  for (int k = 0; x->nw && k < x->nw->nfiles; k++) {
+    struct stat st;
+    if (fstat(x->nw->files[k].fd, &st) == 0)
+      mine[2 * k] = (long long)st.st_ino, mine[2 * k + 1] = (long long)st.st_blocks * 512;
+  }
+  MPI_Comm_size(MPI_COMM_WORLD, &P);
+  long long *all = calloc((size_t)P * 2 * F, sizeof *all);
+  if (!all)
+    return 1;
+  MPI_Allgather(mine, 2 * F, MPI_LONG_LONG, all, 2 * F, MPI_LONG_LONG, MPI_COMM_WORLD);
+  long long held = 0, limit = (long long)x->global * (long long)x->es + 2LL * 4096 * x->n;
+  for (int i = 0; i < P * F; i++) {
+    int seen = all[2 * i] == 0;
+    for (int j = 0; j < i && !seen; j++)
+      seen = all[2 * j] == all[2 * i];
+    held += seen ? 0 : all[2 * i + 1];
+  }
+  all_size = held;
+  free(all);
+  if (x->me == 0 && all_size > limit && ++errors)
+    fprintf(stderr, "%s: the new parts' files hold %lld bytes for %lld of data\n", what, all_size,
+            (long long)x->global * (long long)x->es);
+  return errors;
 }
 
 static int one_change(int m, int n, size_t es, int me)
@@ -143,9 +179,11 @@ static int one_change(int m, int n, size_t es, int me)
     fprintf(stderr, "%s: rank %d copied (%d files, %lld bytes of its own)\n", what, me,
             x.nw->nfiles, file_bytes(x.nw->files[0].fd));
   MPI_Barrier(MPI_COMM_WORLD);
+  morph__part_trim(x.old);
   morph__part_free(x.old, 0);
   MPI_Barrier(MPI_COMM_WORLD);
   errors += check_new(&x, what);
+  errors += check_kept(&x, what);
   morph__part_free(x.nw, 0);
   morph__plan_free(&x.plan);
   printf("%s: rank %d, %d errors\n", what, me, errors);

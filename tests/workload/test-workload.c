@@ -22,7 +22,8 @@ static morph_workload *wl_new(void)
 static const char *write_file(const char *name, const char *text)
 {
   static char path[1024];
-  snprintf(path, sizeof path, "%s/%s", TEST_DIR, name);
+  int n = snprintf(path, sizeof path, "%s/%s", TEST_DIR, name);
+  assert_true(n > 0 && (size_t)n < sizeof path);
   FILE *f = fopen(path, "w");
   assert_non_null(f);
   fputs(text, f);
