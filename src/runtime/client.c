@@ -19,8 +19,14 @@
 /* Provided by libmorph-prof when the program links it; NULL otherwise. */
 #pragma weak morph_prof_mpi_seconds
 
-/* How long the job waits for the launcher's WELCOME. */
-#define WELCOME_TIMEOUT 5.0
+/* How long the job tries to connect to the launcher's socket, which
+ * exists before the job starts (a missing launcher fails this fast). */
+#define CONNECT_TIMEOUT 5.0
+/* How long a connected job waits for the launcher's WELCOME. A live
+ * launcher answers in milliseconds; 5 s was too short at load 280 (a
+ * relaunched 4 -> 8 MPICH job's rank 0 gave up while morph run was busy
+ * starting it, test-pcm-heat-one-relaunch-mpich, 27 Nov). */
+#define WELCOME_TIMEOUT 30.0
 /* PROGRESS is sent at most this often. */
 #define PROGRESS_PERIOD 1.0
 
@@ -72,7 +78,7 @@ int morph__client_open(morph_ctx *ctx)
 {
   if (!ctx->socket_path[0])
     return MORPH_OK;
-  if (morph__connect(ctx->socket_path, WELCOME_TIMEOUT, &ctx->conn) != MORPH_OK)
+  if (morph__connect(ctx->socket_path, CONNECT_TIMEOUT, &ctx->conn) != MORPH_OK)
     return morph__fail(ctx, MORPH_ECONN, "cannot connect to the launcher socket %s",
                        ctx->socket_path);
   morph__msg m;
