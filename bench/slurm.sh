@@ -13,8 +13,11 @@
 #    then a foreign `sbatch -N3 --exclusive` job comes and morphd shrinks
 #    it back to 1 node (the foreign job is cancelled once the morph job
 #    ended). From morphd's log:
-#      slurm_grow_s        decision -> joiners computing (morph's whole grow)
+#      slurm_grow_s        morph's whole grow: Slurm's part plus the job's
+#                          live resize, per run (the wait for the job's next
+#                          point between them, under one iteration, left out)
 #      slurm_grow_slurm_s  expander asked -> merged into the job (Slurm's part)
+#      slurm_grow_live_s   the job's live resize 2 -> 4 (spawn, data, commit)
 #      slurm_shrink_s      decision -> leavers gone (ACK)
 #      node_release_s      the Slurm job update naming the nodes to keep
 #    each as the median of the R runs with min and max. After each run, on
@@ -136,12 +139,16 @@ raw_grow() {
   local j
   j=$(s sbatch --parsable -N1 -w node1 --exclusive -o /dev/null --wrap 'sleep 600')
   until_true 60 eval '[ "$(s squeue -h -j "$j" -o %T)" = RUNNING ]' || { s scancel "$j"; return 1; }
+  # raw-grow-steps.txt: total, salloc, update (seconds) of each run.
   s bash -c 't0=$(date +%s.%N)
     e=$(salloc --no-shell -N1 -w node2 --exclusive --dependency=expand:'"$j"' 2>&1 |
       sed -n "s/.*Granted job allocation \([0-9]*\).*/\1/p")
+    t1=$(date +%s.%N)
     [ -n "$e" ] && scontrol update JobId=$e NumNodes=0 || exit 1
-    t1=$(date +%s.%N); awk -v a=$t0 -v b=$t1 "BEGIN { printf \"%.3f\n\", b - a }"' \
-    >> "$out/raw-grow.txt" || echo "raw grow failed" >&2
+    t2=$(date +%s.%N)
+    awk -v a=$t0 -v b=$t1 -v c=$t2 "BEGIN { printf \"%.3f %.3f %.3f\n\", c - a, b - a, c - b }"' \
+    >> "$out/raw-grow-steps.txt" || echo "raw grow failed" >&2
+  cut -d' ' -f1 "$out/raw-grow-steps.txt" > "$out/raw-grow.txt"
   s scancel "$j"
   until_true 60 gone "$j" || true
   until_true 60 idle || true
@@ -170,12 +177,18 @@ resizes() {
   stop_morphd
   log=$md/morphd.log
   bench_row_head "seconds ($runs runs, load $(cut -d' ' -f1 /proc/loadavg))"
-  grow=$(grep -E 'resize [0-9]+ done, size 4: 2 -> 4 live in' "$log" |
-    sed 's/.* live in \([0-9.]*\) s.*/\1/' | bench_stats)
+  # Per run: Slurm's part (expander asked -> merged) plus the job's live
+  # resize (morph run's report: spawn, data, commit); the wait for the
+  # job's next point between them (at most one iteration) is not counted.
+  grep 'merged, .* after it was asked for' "$log" | sed 's/.*merged, \([0-9.]*\) s after.*/\1/' \
+    > "$out/grow-slurm.txt"
+  grep -E 'resize [0-9]+ done, size 4: 2 -> 4 live in' "$log" |
+    sed 's/.* live in \([0-9.]*\) s.*/\1/' > "$out/grow-live.txt"
+  grow=$(paste "$out/grow-slurm.txt" "$out/grow-live.txt" | awk 'NF == 2 { print $1 + $2 }' | bench_stats)
   raw=$(bench_stats < "$out/raw-grow.txt")
-  bench_row slurm_grow_s "grow 2 -> 4 (decision -> joiners)" "$grow"
-  bench_row slurm_grow_slurm_s "  Slurm's part (expander merged)" "$(grep 'merged, .* after it was asked for' "$log" |
-    sed 's/.*merged, \([0-9.]*\) s after.*/\1/' | bench_stats)"
+  bench_row slurm_grow_s "grow 2 -> 4 (Slurm's part + live resize)" "$grow"
+  bench_row slurm_grow_slurm_s "  Slurm's part (expander merged)" "$(bench_stats < "$out/grow-slurm.txt")"
+  bench_row slurm_grow_live_s "  the job's live resize" "$(bench_stats < "$out/grow-live.txt")"
   bench_row slurm_grow_raw_s "bare Slurm grow (salloc + merge)" "$raw"
   bench_result+=" slurm_grow_vs_raw=$(bench_ratio "${grow%% *}" "${raw%% *}")"
   bench_row slurm_shrink_s "shrink 4 -> 2 (decision -> ACK)" "$(grep -E 'resize [0-9]+ done, size 2: 4 -> 2 live in' "$log" |
