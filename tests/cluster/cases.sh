@@ -691,7 +691,8 @@ case_down() {
 # down, three times.
 case_cycles() {
   local a=$MORPH_CLUSTER-a b=$MORPH_CLUSTER-b k sa sb
-  trap 'bash "$C" --name "$a" down >/dev/null 2>&1; bash "$C" --name "$b" down >/dev/null 2>&1' EXIT
+  # Names expanded now: a and b are local, gone when the EXIT trap runs.
+  trap "bash '$C' --name '$a' down >/dev/null 2>&1; bash '$C' --name '$b' down >/dev/null 2>&1" EXIT
   for k in 1 2 3; do
     timeout 60 bash "$C" --name "$a" up 2 >/dev/null &
     timeout 60 bash "$C" --name "$b" up 1 >/dev/null || fail "cycle $k: up of $b"
