@@ -389,6 +389,15 @@ static int take_offer(morph__local *l, int k)
              : MORPH_EMPI;
 }
 
+/* Records in the old part the ranges of it that answer a says were
+ * adopted (by this process or a receiver): the trim at the commit keeps
+ * them (part.h). */
+static void keep_adopted(morph__local *l, const answer *a)
+{
+  for (int k = 0; l->old_part && k < a->n && k < MORPH__PART_FILES; k++)
+    morph__part_give(l->old_part, (size_t)a->off[k], (size_t)a->len[k]);
+}
+
 /* This process's own slices, which the plan lists among the received ones
  * under its own rank: its own files adopted at their new place when they
  * land whole and aligned (a shrink's stayer keeps its part without a copy),
@@ -403,8 +412,7 @@ void morph__local_keep(morph__local *l)
     ;
   answer a = {0};
   place(l, &l->mine, 1, i, j, &a);
-  for (int k = 0; l->old_part && k < a.n; k++)
-    morph__part_give(l->old_part, (size_t)a.off[k], (size_t)a.len[k]);
+  keep_adopted(l, &a);
 }
 
 /* Senders left to MPI receive into pages populated in one call each. */
@@ -497,10 +505,8 @@ int morph__local_answers(morph__local *l, double deadline)
     idle();
   }
   for (int k = 0; k < l->nto; k++) {
-    const answer *a = &l->to[k].ans;
-    l->to[k].via_mpi = a->code != ANSWER_DONE;
-    for (int j = 0; l->old_part && j < a->n && j < MORPH__PART_FILES; j++)
-      morph__part_give(l->old_part, (size_t)a->off[j], (size_t)a->len[j]);
+    l->to[k].via_mpi = l->to[k].ans.code != ANSWER_DONE;
+    keep_adopted(l, &l->to[k].ans);
   }
   return MORPH_OK;
 }

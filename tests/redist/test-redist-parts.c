@@ -122,7 +122,7 @@ static int expect_adopted(const move *x)
 static int check_kept(const move *x, const char *what)
 {
   enum { F = MORPH__PART_FILES };
-  long long mine[2 * F] = {0}, all_size;
+  long long mine[2 * F] = {0};
   int P, errors = 0;
   for (int k = 0; x->nw && k < x->nw->nfiles; k++) {
     struct stat st;
@@ -141,10 +141,9 @@ static int check_kept(const move *x, const char *what)
       seen = all[2 * j] == all[2 * i];
     held += seen ? 0 : all[2 * i + 1];
   }
-  all_size = held;
   free(all);
-  if (x->me == 0 && all_size > limit && ++errors)
-    fprintf(stderr, "%s: the new parts' files hold %lld bytes for %lld of data\n", what, all_size,
+  if (x->me == 0 && held > limit && ++errors)
+    fprintf(stderr, "%s: the new parts' files hold %lld bytes for %lld of data\n", what, held,
             (long long)x->global * (long long)x->es);
   return errors;
 }
