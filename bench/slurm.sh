@@ -24,7 +24,12 @@
 #    the same nodes, the bare Slurm steps of a grow by 1 node (expander
 #    salloc --no-shell --dependency=expand:J, then NumNodes=0 on it), timed
 #    on the head in one shell (slurm_grow_raw_s); slurm_grow_vs_raw is
-#    slurm_grow_s / slurm_grow_raw_s (medians).
+#    slurm_grow_s / slurm_grow_raw_s (medians). Both grows start at least
+#    35 s after the last job on node2 ended: slurmctld 22.05 keeps a node
+#    that a job was shrunk off out of reach of --exclusive jobs after the
+#    next job there ends, until it next pings the node (docs/slurm.md,
+#    "A node shrunk off"); measured inside that window, the bare grow
+#    waited 20-23 s for the backfill scheduler.
 # 2. A mixed workload (unless --no-workload): J jobs, morph jobs (Jacobi
 #    at 1 node) and foreign rigid `sbatch -N2 --exclusive` jobs (sleep 40),
 #    on the schedule of --mix (see schedule() below):
@@ -152,7 +157,13 @@ raw_grow() {
   s scancel "$j"
   until_true 60 gone "$j" || true
   until_true 60 idle || true
+  settle
 }
+
+# settle: past slurmctld's next ping of every node (every 10 s, by halves:
+# up to 30 s apart), which gives back to --exclusive jobs a node that a
+# shrunk job left (docs/slurm.md, "A node shrunk off").
+settle() { sleep 35; }
 
 # --- 1. resizes --------------------------------------------------------------
 # --runs 0 leaves them out (the workload alone, ~15 min at load 40).
@@ -170,6 +181,7 @@ resizes() {
     s scancel "$f"
     until_true 60 gone "$f" || true
     until_true 60 idle || true
+    settle
     grep -q '^CHECK PASSED' "$md/resize-$r.out" || echo "run $r: job $j's check did not pass" >&2
     echo "resize run $r: job $j $(grep -c "job $j: resize .* done" "$md/morphd.log") resizes"
     raw_grow
