@@ -926,7 +926,7 @@ case_morphd_proactive() {
   wait_for "foreign job $f running" 60 is_running "$f"
   out=$MD/mover.out
   j=$(s "$BIN/morph" submit --slurm --server "$ADDR" --ppn 2 -n 6 --min 2 --max 6 --pref 6 \
-    -J mover -o "$out" -q "$BIN/jacobi.ompi" --iters 800 --delay-ms 80 --hosts) ||
+    -J mover -o "$out" -q "$BIN/jacobi.ompi" --iters 1000 --delay-ms 80 --hosts) ||
     fail "morph submit --slurm"
   JOBS+=("$j")
   wait_for "job $j running" 60 is_running "$j"
@@ -960,15 +960,23 @@ case_morphd_proactive() {
   is_running "$j" || fail "job $j ended before node3 was powered off"
   bash "$CLUSTER_SH" kill node3 || fail "power node3 off"
   echo "node3 powered off"
+  # Room elsewhere: node4 freed, the job grows back to 6 there (live: the
+  # relaunched mpirun has a daemon on node4, a host of its hostfile).
+  s scancel "$f"
+  t0=$SECONDS
+  wait_for "job $j grown onto node4" 120 count_is "$j" 3
+  echo "node4 freed to job $j on $(nodes_of "$j"): $((SECONDS - t0)) s"
+  expect_eq "nodes of $j after the grow" "$(nodes_of "$j")" "node[1-2,4]"
   expect_passed "$j" mover
   grep "morph run: \|CHECK\|^it [0-9]*: rank\|restarted" "$out" | tail -n 20
   expect_eq "accounting of $j" "$(s sacct -n -X -j "$j" -o State | tail -n1 | xargs)" COMPLETED
-  expect_eq "ranks of $j at the end" "$(ranks_at "$out" 4 last)" "node1 node1 node2 node2"
+  expect_eq "ranks of $j after the move" "$(ranks_at "$out" 4 last)" "node1 node1 node2 node2"
+  expect_eq "ranks of $j at the end" "$(ranks_at "$out" 6 last)" \
+    "node1 node1 node2 node2 node4 node4"
   sizes=$(s sacct -n -X -j "$j" -o NNodes | xargs)
   echo "sacct sizes of $j: $sizes"
-  [[ "$sizes " == "3 2 "* ]] || fail "sacct sizes of $j: '$sizes', expected 3 2 first"
+  [[ "$sizes " == "3 2 3 "* ]] || fail "sacct sizes of $j: '$sizes', expected 3 2 3 first"
   morphd_check
-  s scancel "$f"
   power_on node3 || fail "node3 did not come back"
   REVIVE=
 }
