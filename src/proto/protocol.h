@@ -64,8 +64,8 @@ typedef struct morph__msg {
                             `hosts` then names where they go; "": a resize */
   char checkpoint[512];  /* ACK of a relaunch: checkpoint to restart from;
                             HELLO from morph run: its checkpoint folder,
-                            which every host of the job reads ("": none,
-                            relaunch on this host only) */
+                            which every host of the job reads ("": none:
+                            each host's own /dev/shm or /tmp) */
   int exit_status;       /* BYE */
   char text[256];        /* ACK, ERROR, BYE: human-readable */
 } morph__msg;
