@@ -949,6 +949,10 @@ case_morphd_proactive() {
     "$MD/morphd.log"
   wait_for "job $j resized to 4" 120 grep -q "job $j: resize [0-9]* done, size 4" "$MD/morphd.log"
   wait_for "job $j's allocation without node3" 30 eval '[ "$(nodes_of "$j")" = "node[1-2]" ]'
+  # node3 leaves the Slurm job only once the relaunched job runs (its ACK)
+  [ "$(grep -n "job $j: Slurm job $j now on node1,node2" "$MD/morphd.log" | cut -d: -f1)" -gt \
+    "$(grep -n "job $j: resize [0-9]* done, size 4" "$MD/morphd.log" | cut -d: -f1)" ] ||
+    fail "node3 left the Slurm job before the relaunch was done"
   echo "node3 failing to job $j on node[1-2] in Slurm: $((SECONDS - t0)) s"
   grep -E "node3|job $j" "$MD/morphd.log" | tail -n 12
   expect_eq "processes of job $j on node3 after the move" "$(procs_of node3 "$j")" 0
