@@ -163,7 +163,8 @@ static int reserved(const morph__sl *s, int n, time_t now)
 }
 
 /* UP, DRAINING (no new work: drained, failing, not responding, still
- * completing a job, reserved, or recently refused to an expander) or DOWN. */
+ * completing a job while it runs none, reserved, or recently refused to an
+ * expander) or DOWN. */
 static morph_policy_node_state node_state(const morph__sl *s, int n, time_t now)
 {
   uint32_t st = s->nodes_msg->node_array[n].node_state;
@@ -175,8 +176,13 @@ static morph_policy_node_state node_state(const morph__sl *s, int n, time_t now)
   if (base == NODE_STATE_UNKNOWN)
     return MORPH_POLICY_NODE_DRAINING;
   uint32_t bad = NODE_STATE_DRAIN | NODE_STATE_FAIL | NODE_STATE_NO_RESPOND | NODE_STATE_MAINT |
-                 NODE_STATE_POWERED_DOWN | NODE_STATE_REBOOT_REQUESTED | NODE_STATE_POWERING_DOWN |
-                 NODE_STATE_COMPLETING; /* an expander waits ~30 s for such a node */
+                 NODE_STATE_POWERED_DOWN | NODE_STATE_REBOOT_REQUESTED | NODE_STATE_POWERING_DOWN;
+  /* An expander waits ~30 s for a node still completing a job. One that
+   * runs a job stays UP: a node just merged into a job shows
+   * ALLOCATED+COMPLETING while its expander ends, and DRAINING made
+   * granularity shrink the job off it at once and grow it back. */
+  if (base != NODE_STATE_ALLOCATED && base != NODE_STATE_MIXED)
+    bad |= NODE_STATE_COMPLETING;
   if ((st & bad) || reserved(s, n, now) || s->refused_until[n] > morph__wall())
     return MORPH_POLICY_NODE_DRAINING;
   return MORPH_POLICY_NODE_UP;

@@ -109,11 +109,43 @@ static void expander_cancelled_when_its_node_is_taken(void **state)
   morph__slurm_ops.close(b);
 }
 
+/* The state of node n in the backend's view after its next picture. */
+static morph_policy_node_state view_state(morph__backend *b, int n)
+{
+  morph__backend_event ev;
+  while (next_within(b, 1.3, &ev) == 1)
+    ;
+  morph__backend_view v;
+  assert_int_equal(morph__slurm_ops.read(b, &v), MORPH_OK);
+  assert_true(n < v.nnodes);
+  return v.nodes[n].state;
+}
+
+/* A node still completing a job gets nothing new (an expander would wait
+ * for it), but one that runs a job while it completes another (a node
+ * just merged into a job, its expander ending) is not leaving: UP. */
+static void completing_node_drains_only_when_it_runs_nothing(void **state)
+{
+  (void)state;
+  mock_reset();
+  mock_job(10, JOB_RUNNING, 0, 1);
+  morph__backend *b = open_backend();
+  assert_int_equal(view_state(b, 1), MORPH_POLICY_NODE_UP);
+  mock.nodes[1].node_state = NODE_STATE_ALLOCATED | NODE_STATE_COMPLETING;
+  mock.nodes[2].node_state = NODE_STATE_IDLE | NODE_STATE_COMPLETING;
+  mock.nodes[3].node_state = NODE_STATE_MIXED | NODE_STATE_COMPLETING;
+  assert_int_equal(view_state(b, 1), MORPH_POLICY_NODE_UP);
+  assert_int_equal(view_state(b, 2), MORPH_POLICY_NODE_DRAINING);
+  assert_int_equal(view_state(b, 3), MORPH_POLICY_NODE_UP);
+  morph__slurm_ops.close(b);
+}
+
 int main(int argc, char **argv)
 {
   const struct CMUnitTest all[] = {
     cmocka_unit_test(queue_event_for_new_pending_job),
     cmocka_unit_test(expander_cancelled_when_its_node_is_taken),
+    cmocka_unit_test(completing_node_drains_only_when_it_runs_nothing),
   };
   if (argc > 1)
     cmocka_set_test_filter(argv[1]);
