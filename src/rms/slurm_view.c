@@ -162,9 +162,21 @@ static int reserved(const morph__sl *s, int n, time_t now)
   return 0;
 }
 
+/* 1 if a running job of morphd's (a claim) holds node n. */
+static int claimed(const morph__sl *s, int n)
+{
+  for (int c = 0; c < s->nclaims; c++) {
+    const slurm_job_info_t *j = morph__sl_job(s, (uint32_t)s->claims[c].id);
+    for (int k = 0; j && morph__sl_job_runs(j) && j->node_inx[k] >= 0; k += 2)
+      if (n >= j->node_inx[k] && n <= j->node_inx[k + 1])
+        return 1;
+  }
+  return 0;
+}
+
 /* UP, DRAINING (no new work: drained, failing, not responding, still
- * completing a job while it runs none, reserved, or recently refused to an
- * expander) or DOWN. */
+ * completing a job unless a job of morphd's runs there, reserved, or
+ * recently refused to an expander) or DOWN. */
 static morph_policy_node_state node_state(const morph__sl *s, int n, time_t now)
 {
   uint32_t st = s->nodes_msg->node_array[n].node_state;
@@ -177,11 +189,12 @@ static morph_policy_node_state node_state(const morph__sl *s, int n, time_t now)
     return MORPH_POLICY_NODE_DRAINING;
   uint32_t bad = NODE_STATE_DRAIN | NODE_STATE_FAIL | NODE_STATE_NO_RESPOND | NODE_STATE_MAINT |
                  NODE_STATE_POWERED_DOWN | NODE_STATE_REBOOT_REQUESTED | NODE_STATE_POWERING_DOWN;
-  /* An expander waits ~30 s for a node still completing a job. One that
-   * runs a job stays UP: a node just merged into a job shows
-   * ALLOCATED+COMPLETING while its expander ends, and DRAINING made
-   * granularity shrink the job off it at once and grow it back. */
-  if (base != NODE_STATE_ALLOCATED && base != NODE_STATE_MIXED)
+  /* An expander waits ~30 s for a node still completing a job (a foreign
+   * job's node shows ALLOCATED+COMPLETING while it ends). A node just
+   * merged into a job of morphd's completes its expander: the job is not
+   * leaving it, and DRAINING made granularity shrink the job off it at
+   * once and grow it back. */
+  if (!claimed(s, n))
     bad |= NODE_STATE_COMPLETING;
   if ((st & bad) || reserved(s, n, now) || s->refused_until[n] > morph__wall())
     return MORPH_POLICY_NODE_DRAINING;

@@ -122,21 +122,30 @@ static morph_policy_node_state view_state(morph__backend *b, int n)
 }
 
 /* A node still completing a job gets nothing new (an expander would wait
- * for it), but one that runs a job while it completes another (a node
- * just merged into a job, its expander ending) is not leaving: UP. */
-static void completing_node_drains_only_when_it_runs_nothing(void **state)
+ * for it), whether it runs another job or not, unless it is a node of a
+ * job of morphd's (just merged into it, its expander ending): that job is
+ * not leaving it. */
+static void completing_node_drains_unless_a_claimed_job_runs_there(void **state)
 {
   (void)state;
   mock_reset();
   mock_job(10, JOB_RUNNING, 0, 1);
+  mock_job(11, JOB_RUNNING, 3, 3);
   morph__backend *b = open_backend();
+  morph__job job;
+  morph__job_init(&job);
+  job.id = 10, job.size = 4;
+  char err[256] = "";
+  assert_int_equal(morph__slurm_ops.claim(b, &job, err, sizeof err), MORPH_OK);
   assert_int_equal(view_state(b, 1), MORPH_POLICY_NODE_UP);
-  mock.nodes[1].node_state = NODE_STATE_ALLOCATED | NODE_STATE_COMPLETING;
+  mock.nodes[1].node_state = NODE_STATE_ALLOCATED | NODE_STATE_COMPLETING; /* job 10's */
   mock.nodes[2].node_state = NODE_STATE_IDLE | NODE_STATE_COMPLETING;
-  mock.nodes[3].node_state = NODE_STATE_MIXED | NODE_STATE_COMPLETING;
+  mock.nodes[3].node_state = NODE_STATE_ALLOCATED | NODE_STATE_COMPLETING; /* job 11's */
   assert_int_equal(view_state(b, 1), MORPH_POLICY_NODE_UP);
   assert_int_equal(view_state(b, 2), MORPH_POLICY_NODE_DRAINING);
-  assert_int_equal(view_state(b, 3), MORPH_POLICY_NODE_UP);
+  assert_int_equal(view_state(b, 3), MORPH_POLICY_NODE_DRAINING);
+  morph__slurm_ops.drop(b, &job);
+  morph__job_clear(&job);
   morph__slurm_ops.close(b);
 }
 
@@ -145,7 +154,7 @@ int main(int argc, char **argv)
   const struct CMUnitTest all[] = {
     cmocka_unit_test(queue_event_for_new_pending_job),
     cmocka_unit_test(expander_cancelled_when_its_node_is_taken),
-    cmocka_unit_test(completing_node_drains_only_when_it_runs_nothing),
+    cmocka_unit_test(completing_node_drains_unless_a_claimed_job_runs_there),
   };
   if (argc > 1)
     cmocka_set_test_filter(argv[1]);
