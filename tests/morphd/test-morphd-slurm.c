@@ -30,6 +30,15 @@ static morph__backend *open_backend(void)
   return b;
 }
 
+/* *job: job `id`, running in the mock, claimed by the backend as morphd's. */
+static void claim(morph__backend *b, morph__job *job, long long id, int size)
+{
+  morph__job_init(job);
+  job->id = id, job->size = size;
+  char err[256] = "";
+  assert_int_equal(morph__slurm_ops.claim(b, job, err, sizeof err), MORPH_OK);
+}
+
 /* The next event within `seconds` (the backend reads Slurm at most every
  * second, every 0.1 s while a grow waits); 0 if none came. */
 static int next_within(morph__backend *b, double seconds, morph__backend_event *ev)
@@ -78,10 +87,7 @@ static void expander_cancelled_when_its_node_is_taken(void **state)
   mock_job(10, JOB_RUNNING, 0, 0);
   morph__backend *b = open_backend();
   morph__job job;
-  morph__job_init(&job);
-  job.id = 10, job.size = 2;
-  char err[256] = "";
-  assert_int_equal(morph__slurm_ops.claim(b, &job, err, sizeof err), MORPH_OK);
+  claim(b, &job, 10, 2);
   morph__alloc grow;
   morph__alloc_init(&grow);
   assert_int_equal(morph__alloc_add(&grow, 2, 2), MORPH_OK);
@@ -133,10 +139,7 @@ static void completing_node_drains_unless_a_claimed_job_runs_there(void **state)
   mock_job(11, JOB_RUNNING, 3, 3);
   morph__backend *b = open_backend();
   morph__job job;
-  morph__job_init(&job);
-  job.id = 10, job.size = 4;
-  char err[256] = "";
-  assert_int_equal(morph__slurm_ops.claim(b, &job, err, sizeof err), MORPH_OK);
+  claim(b, &job, 10, 4);
   assert_int_equal(view_state(b, 1), MORPH_POLICY_NODE_UP);
   mock.nodes[1].node_state = NODE_STATE_ALLOCATED | NODE_STATE_COMPLETING; /* job 10's */
   mock.nodes[2].node_state = NODE_STATE_IDLE | NODE_STATE_COMPLETING;
