@@ -902,14 +902,16 @@ power_on() {
 # heartbeats (TCP connects to each node's sshd) find node3 failing for
 # tofa's threshold, and granularity shrinks the job off it. The Jacobi
 # job (6 processes on node[1-3], limits 2-6; a foreign job holds node4, so
-# there is no room to grow elsewhere) leaves node3 by relaunch inside its
+# there is no room elsewhere yet) leaves node3 by relaunch inside its
 # Slurm allocation: it checkpoints to the submit folder, morph run starts a
 # new mpirun at 4 on a hostfile without node3, and only then morphd gives
 # node3 back to Slurm. node3 then runs no orted of the job, Slurm's
-# allocation is node[1-2], and node3 is powered off while the job runs on:
-# it ends COMPLETED with CHECK PASSED, its last ranks on node1 and node2,
-# sacct shows 3 then 2 nodes, no BUG. Before this, on Slurm the move was a
-# live shrink, which keeps mpirun's daemon on node3 (docs/cluster.md).
+# allocation is node[1-2], and node3 is powered off while the job runs on.
+# Then node4 is freed and the job grows back to 6 there. It ends COMPLETED
+# with CHECK PASSED, its ranks on node1, node2 after the move and node1,
+# node2, node4 at the end, sacct 3 2 3, no BUG. Before this, on Slurm the
+# move was a live shrink, which keeps mpirun's daemon on node3
+# (docs/cluster.md).
 case_morphd_proactive() {
   local j out f t0 sizes
   need_jacobi
