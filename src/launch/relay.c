@@ -11,6 +11,7 @@
  */
 #include "relay.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -18,6 +19,13 @@
 #include "state.h"
 
 #define RETRY 2.0 /* seconds between two attempts to reach morphd */
+
+void morph__launch_relay_stamp(const struct morph__launch *r, morph__msg *m)
+{
+  const char *ck = getenv("MORPH_CHECKPOINT_DIR"); /* export_env has set it by now */
+  snprintf(m->job, sizeof m->job, "%s", r->opt->job_id);
+  snprintf(m->checkpoint, sizeof m->checkpoint, "%s", ck ? ck : "");
+}
 
 /* HELLO for morphd: the job's own if it has said one, with the size it has
  * now; else what morph run knows (mechanisms 0: not yet malleable). */
@@ -34,7 +42,7 @@ static void make_hello(struct morph__launch *r, morph__msg *m)
     snprintf(m->mpi, sizeof m->mpi, "%s", morph__launch_mpi_name(r->opt->cmd.mpi));
   }
   m->size = r->size;
-  snprintf(m->job, sizeof m->job, "%s", r->opt->job_id);
+  morph__launch_relay_stamp(r, m);
 }
 
 static void lost(struct morph__launch *r, const char *why)

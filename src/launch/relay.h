@@ -17,6 +17,12 @@ void morph__launch_relay_tick(struct morph__launch *r);
 /* Reads what morphd sent: its RESIZEs are queued for the job. */
 void morph__launch_relay_read(struct morph__launch *r);
 
+/* What morph run adds to every HELLO it sends morphd, its own or the
+ * job's: the job id and the checkpoint folder (--checkpoint-dir, or
+ * MORPH_CHECKPOINT_DIR as inherited; "": none), which tells morphd that
+ * the job can be relaunched without a host it leaves (docs/protocol.md). */
+void morph__launch_relay_stamp(const struct morph__launch *r, morph__msg *m);
+
 /* Forwards *m to morphd. With `keep`, a message that cannot be sent now
  * (ACK, LIMITS) waits for the next connection; else it is dropped. */
 void morph__launch_relay_send(struct morph__launch *r, const morph__msg *m, int keep);

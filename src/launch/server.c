@@ -111,7 +111,7 @@ static void on_hello(struct morph__launch *r, const morph__msg *m)
   else if (m->size > 0)
     r->size = m->size;
   morph__msg up = *m;
-  snprintf(up.job, sizeof up.job, "%s", r->opt->job_id);
+  morph__launch_relay_stamp(r, &up);
   morph__launch_relay_send(r, &up, 0);
 }
 

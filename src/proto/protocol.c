@@ -51,7 +51,7 @@ static const struct field {
   FIELD(bytes, F_I64, K(ACK)),
   FIELD(hosts, F_STR, K(RESIZE) | K(ACK)),
   FIELD(from, F_STR, K(RESIZE)),
-  FIELD(checkpoint, F_STR, K(ACK)),
+  FIELD(checkpoint, F_STR, K(HELLO) | K(ACK)),
   FIELD(exit_status, F_INT, K(BYE)),
   FIELD(text, F_STR, K(ACK) | K(ERROR) | K(BYE)),
 };

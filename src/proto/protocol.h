@@ -62,7 +62,10 @@ typedef struct morph__msg {
   char from[512];        /* RESIZE: a move (size unchanged): the hosts
                             whose processes leave, one entry per process;
                             `hosts` then names where they go; "": a resize */
-  char checkpoint[512];  /* ACK of a relaunch: checkpoint to restart from */
+  char checkpoint[512];  /* ACK of a relaunch: checkpoint to restart from;
+                            HELLO from morph run: its checkpoint folder,
+                            which every host of the job reads ("": none:
+                            each host's own /dev/shm or /tmp) */
   int exit_status;       /* BYE */
   char text[256];        /* ACK, ERROR, BYE: human-readable */
 } morph__msg;

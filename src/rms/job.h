@@ -77,6 +77,9 @@ typedef struct morph__job {
   int cancel;               /* cancel requested: final state CANCELLED */
   int ready;                /* the job itself said HELLO (can resize) */
   unsigned mechanisms;      /* its HELLO's MORPH__MECH_BIT_* (0: not said) */
+  int shared_checkpoints;   /* its HELLO named morph run's checkpoint folder,
+                               which every host reads: a relaunch may leave
+                               hosts (the move off a failing node) */
   int conn;                 /* index of its relay connection, -1 none */
   int64_t iteration;
   double iter_time, mpi_time, mtct_avg, mtct_trend;

@@ -74,9 +74,10 @@ typedef struct morph__daemon_opts {
   double resize_timeout; /* seconds a job has to answer a RESIZE (<= 0:
                             MORPH__RESIZE_TIMEOUT) */
   const char *launcher; /* morph-run; NULL: next to morph-daemon */
-  const char *checkpoint_dir; /* embedded: a folder every node sees, for
-                                 jobs' relaunch checkpoints; NULL: moves off
-                                 a failing node are live shrinks */
+  const char *checkpoint_dir; /* embedded: a folder every node sees, given
+                                 to each job's morph run (--checkpoint-dir),
+                                 whose HELLO then lets a move off a failing
+                                 node be a relaunch; NULL: none */
   double heartbeat;     /* seconds between heartbeat rounds; 0: no node monitoring */
   int heartbeat_port;   /* 0: 22 */
   int heartbeat_window; /* heartbeats the estimate looks at; 0: MORPH__BEAT_WINDOW_DEFAULT */

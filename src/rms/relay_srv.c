@@ -54,14 +54,16 @@ static void on_hello(morph__daemon *d, int i, const morph__msg *m)
   }
   if (m->mechanisms)
     job->mechanisms = m->mechanisms;
+  job->shared_checkpoints = m->checkpoint[0] != '\0';
   if (m->pid > 0 && !job->pid)
     job->pid = (pid_t)m->pid;
   morph__msg w;
   morph__msg_init(&w, MORPH__MSG_WELCOME);
   snprintf(w.job, sizeof w.job, "%lld", (long long)job->id);
   morph__wire_msg(d, i, &w);
-  morph__say(&d->log, 1, "job %lld %s (size %d, mechanisms %#x)", (long long)job->id,
-              again ? "reattached" : "connected", m->size, m->mechanisms);
+  morph__say(&d->log, 1, "job %lld %s (size %d, mechanisms %#x, checkpoints in %s)",
+             (long long)job->id, again ? "reattached" : "connected", m->size, m->mechanisms,
+             m->checkpoint[0] ? m->checkpoint : "each host's own folder");
   if (again && job->adopted)
     morph__journal_event(d->journal, morph__wall(), job->id, "reattach", "size %d", m->size);
 }

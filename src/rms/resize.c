@@ -113,22 +113,29 @@ static void leaver_hosts(morph__daemon *d, const morph__alloc *pieces, char *buf
 }
 
 /* How a shrink is carried out: a move off a node the placement calls
- * failing is a relaunch (the job checkpoints to --checkpoint-dir and
- * morph run starts a new mpirun on a hostfile without the hosts it left)
- * when the job can and that folder is known (the embedded backend passes
- * it to morph run; the Slurm one does not). A live shrink would leave
- * mpirun's daemon on the node, and Open MPI 4.1's mpirun aborts every job
- * when one of its daemons dies, idle or not (docs/cluster.md). Else 0:
- * the job chooses. */
-static int shrink_mechanism(const morph__daemon *d, const morph__job *job,
-                            const morph__alloc *pieces)
+ * failing is a relaunch (the job checkpoints and morph run starts a new
+ * mpirun on a hostfile without the hosts it left) when the job can and its
+ * launcher said at HELLO that its checkpoint folder is one every host
+ * reads (morph run --checkpoint-dir: morphd's own on the embedded backend,
+ * the submit folder under `morph submit --slurm`). A live shrink would
+ * leave mpirun's daemon on the node, and Open MPI 4.1's mpirun aborts
+ * every job when one of its daemons dies, idle or not (docs/cluster.md):
+ * that is said in the log when it cannot be helped. Else 0: the job
+ * chooses. */
+static int shrink_mechanism(morph__daemon *d, const morph__job *job, const morph__alloc *pieces)
 {
-  int embedded = !d->opt.backend || !strcmp(d->opt.backend, "embedded");
-  if (!embedded || !d->opt.checkpoint_dir || !(job->mechanisms & MORPH__MECH_BIT_RELAUNCH))
-    return 0;
+  int failing = 0;
   for (int k = 0; k < pieces->n; k++)
-    if (morph_place_failing(d->place, pieces->v[k].node))
-      return MORPH__MECH_RELAUNCH;
+    failing |= morph_place_failing(d->place, pieces->v[k].node);
+  if (!failing)
+    return 0;
+  if ((job->mechanisms & MORPH__MECH_BIT_RELAUNCH) && job->shared_checkpoints)
+    return MORPH__MECH_RELAUNCH;
+  morph__say(&d->log, 0, "job %lld: leaves the failing node by a live shrink (%s): mpirun's daemon "
+             "stays there, and its loss ends the job", (long long)job->id,
+             !(job->mechanisms & MORPH__MECH_BIT_RELAUNCH)
+                 ? "it cannot relaunch"
+                 : "its morph run has no --checkpoint-dir that every host reads");
   return 0;
 }
 
@@ -136,8 +143,10 @@ int morph__resize_shrink(morph__daemon *d, morph__job *job, int to, const morph_
 {
   char hosts[512];
   leaver_hosts(d, pieces, hosts, sizeof hosts);
+  if (!idle(job))
+    return 0;
   int mech = shrink_mechanism(d, job, pieces);
-  if (!idle(job) || send_resize(d, job, d->next_resize, to, hosts, mech) != MORPH_OK)
+  if (send_resize(d, job, d->next_resize, to, hosts, mech) != MORPH_OK)
     return 0;
   if (mech)
     morph__say(&d->log, 0, "job %lld: leaves the failing node by relaunch (%s)",

@@ -162,8 +162,21 @@ static int reserved(const morph__sl *s, int n, time_t now)
   return 0;
 }
 
+/* 1 if a running job of morphd's (a claim) holds node n. */
+static int claimed(const morph__sl *s, int n)
+{
+  for (int c = 0; c < s->nclaims; c++) {
+    const slurm_job_info_t *j = morph__sl_job(s, (uint32_t)s->claims[c].id);
+    for (int k = 0; j && morph__sl_job_runs(j) && j->node_inx[k] >= 0; k += 2)
+      if (n >= j->node_inx[k] && n <= j->node_inx[k + 1])
+        return 1;
+  }
+  return 0;
+}
+
 /* UP, DRAINING (no new work: drained, failing, not responding, still
- * completing a job, reserved, or recently refused to an expander) or DOWN. */
+ * completing a job unless a job of morphd's runs there, reserved, or
+ * recently refused to an expander) or DOWN. */
 static morph_policy_node_state node_state(const morph__sl *s, int n, time_t now)
 {
   uint32_t st = s->nodes_msg->node_array[n].node_state;
@@ -175,8 +188,14 @@ static morph_policy_node_state node_state(const morph__sl *s, int n, time_t now)
   if (base == NODE_STATE_UNKNOWN)
     return MORPH_POLICY_NODE_DRAINING;
   uint32_t bad = NODE_STATE_DRAIN | NODE_STATE_FAIL | NODE_STATE_NO_RESPOND | NODE_STATE_MAINT |
-                 NODE_STATE_POWERED_DOWN | NODE_STATE_REBOOT_REQUESTED | NODE_STATE_POWERING_DOWN |
-                 NODE_STATE_COMPLETING; /* an expander waits ~30 s for such a node */
+                 NODE_STATE_POWERED_DOWN | NODE_STATE_REBOOT_REQUESTED | NODE_STATE_POWERING_DOWN;
+  /* An expander waits ~30 s for a node still completing a job (a foreign
+   * job's node shows ALLOCATED+COMPLETING while it ends). A node just
+   * merged into a job of morphd's completes its expander: the job is not
+   * leaving it, and DRAINING made granularity shrink the job off it at
+   * once and grow it back. */
+  if (!claimed(s, n))
+    bad |= NODE_STATE_COMPLETING;
   if ((st & bad) || reserved(s, n, now) || s->refused_until[n] > morph__wall())
     return MORPH_POLICY_NODE_DRAINING;
   return MORPH_POLICY_NODE_UP;

@@ -440,9 +440,12 @@ static void seam_restart_gives_back_a_grow_never_told(void **state)
 }
 
 /* The mechanism of the RESIZE that shrinks the job off node2 (pieces
- * "1:2"), node2 failing for the placement or not, with --checkpoint-dir or
- * not, the job able to relaunch or not. */
-static int shrink_mechanism_sent(int failing, const char *checkpoint_dir, unsigned mechanisms)
+ * "1:2"), node2 failing for the placement or not, the job's HELLO naming a
+ * checkpoint folder every host reads (morph run --checkpoint-dir) or not,
+ * the job able to relaunch or not, under the named backend (NULL:
+ * embedded); *said: morphd's log line about a live move. */
+static int shrink_mechanism_sent(int failing, int shared, unsigned mechanisms, const char *backend,
+                                 char *said, size_t saidsize)
 {
   rig *r = rig_new(&fake_ops);
   char topo[128];
@@ -454,15 +457,36 @@ static int shrink_mechanism_sent(int failing, const char *checkpoint_dir, unsign
   morph_place_param p[] = {{"topology", topo}, {"threshold", "0.1"}};
   assert_int_equal(morph_place_create("tofa", p, 2, &r->d.place), MORPH_OK);
   assert_int_equal(morph_place_outage_set(r->d.place, 1, failing ? 0.5 : 0), MORPH_OK);
-  r->d.opt.checkpoint_dir = checkpoint_dir;
+  r->d.opt.backend = backend;
   morph__job *j = job_add(r, MORPH__J_RUNNING, "0:2,1:2");
   j->mechanisms = mechanisms;
+  j->shared_checkpoints = shared;
   morph__alloc give = pieces("1:2");
-  assert_true(morph__resize_shrink(&r->d, j, 2, &give) > 0);
+  /* morphd's log goes to stderr: into a file for the call */
+  char log[128];
+  snprintf(log, sizeof log, "%s/log", r->dir);
+  FILE *logf = fopen(log, "w+");
+  assert_non_null(logf);
+  fflush(stderr);
+  int saved = dup(2);
+  assert_true(saved >= 0 && dup2(fileno(logf), 2) == 2);
+  int id = morph__resize_shrink(&r->d, j, 2, &give);
+  fflush(stderr);
+  dup2(saved, 2);
+  close(saved);
+  assert_true(id > 0);
   morph__msg m;
   assert_int_equal(received(r, &m), 1);
   assert_int_equal(m.kind, MORPH__MSG_RESIZE);
   assert_string_equal(m.hosts, "node2:2");
+  rewind(logf);
+  said[0] = '\0';
+  char line[512];
+  while (fgets(line, sizeof line, logf))
+    if (strstr(line, "live shrink"))
+      snprintf(said, saidsize, "%s", strstr(line, "job 1:"));
+  fclose(logf);
+  unlink(log);
   morph__alloc_free(&give);
   unlink(topo);
   rig_free(r);
@@ -470,16 +494,26 @@ static int shrink_mechanism_sent(int failing, const char *checkpoint_dir, unsign
 }
 
 /* A move off a failing node is a relaunch (so morph run can restart
- * without the node, leaving no Open MPI daemon there) only with a
- * checkpoint folder and a job that can relaunch; else the job chooses. */
+ * without the node, leaving no Open MPI daemon there) when the job can
+ * relaunch and its morph run named a checkpoint folder every host reads,
+ * on the Slurm backend as on the embedded one; else the job chooses, and
+ * a move that stays live is said in the log with the reason. */
 static void seam_shrink_off_failing_node_is_a_relaunch(void **state)
 {
   (void)state;
   unsigned both = MORPH__MECH_BIT_LIVE | MORPH__MECH_BIT_RELAUNCH;
-  assert_int_equal(shrink_mechanism_sent(1, "/tmp", both), MORPH__MECH_RELAUNCH);
-  assert_int_equal(shrink_mechanism_sent(0, "/tmp", both), 0);
-  assert_int_equal(shrink_mechanism_sent(1, NULL, both), 0);
-  assert_int_equal(shrink_mechanism_sent(1, "/tmp", MORPH__MECH_BIT_LIVE), 0);
+  char said[512];
+  assert_int_equal(shrink_mechanism_sent(1, 1, both, NULL, said, sizeof said),
+                   MORPH__MECH_RELAUNCH);
+  assert_string_equal(said, "");
+  assert_int_equal(shrink_mechanism_sent(1, 1, both, "slurm", said, sizeof said),
+                   MORPH__MECH_RELAUNCH);
+  assert_int_equal(shrink_mechanism_sent(0, 1, both, "slurm", said, sizeof said), 0);
+  assert_string_equal(said, ""); /* not a move: nothing to say */
+  assert_int_equal(shrink_mechanism_sent(1, 0, both, "slurm", said, sizeof said), 0);
+  assert_non_null(strstr(said, "live shrink (its morph run has no --checkpoint-dir"));
+  assert_int_equal(shrink_mechanism_sent(1, 1, MORPH__MECH_BIT_LIVE, NULL, said, sizeof said), 0);
+  assert_non_null(strstr(said, "live shrink (it cannot relaunch)"));
 }
 
 int main(int argc, char **argv)

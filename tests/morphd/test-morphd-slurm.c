@@ -30,6 +30,15 @@ static morph__backend *open_backend(void)
   return b;
 }
 
+/* *job: job `id`, running in the mock, claimed by the backend as morphd's. */
+static void claim(morph__backend *b, morph__job *job, long long id, int size)
+{
+  morph__job_init(job);
+  job->id = id, job->size = size;
+  char err[256] = "";
+  assert_int_equal(morph__slurm_ops.claim(b, job, err, sizeof err), MORPH_OK);
+}
+
 /* The next event within `seconds` (the backend reads Slurm at most every
  * second, every 0.1 s while a grow waits); 0 if none came. */
 static int next_within(morph__backend *b, double seconds, morph__backend_event *ev)
@@ -78,10 +87,7 @@ static void expander_cancelled_when_its_node_is_taken(void **state)
   mock_job(10, JOB_RUNNING, 0, 0);
   morph__backend *b = open_backend();
   morph__job job;
-  morph__job_init(&job);
-  job.id = 10, job.size = 2;
-  char err[256] = "";
-  assert_int_equal(morph__slurm_ops.claim(b, &job, err, sizeof err), MORPH_OK);
+  claim(b, &job, 10, 2);
   morph__alloc grow;
   morph__alloc_init(&grow);
   assert_int_equal(morph__alloc_add(&grow, 2, 2), MORPH_OK);
@@ -109,11 +115,49 @@ static void expander_cancelled_when_its_node_is_taken(void **state)
   morph__slurm_ops.close(b);
 }
 
+/* The state of node n in the backend's view after its next picture. */
+static morph_policy_node_state view_state(morph__backend *b, int n)
+{
+  morph__backend_event ev;
+  while (next_within(b, 1.3, &ev) == 1)
+    ;
+  morph__backend_view v;
+  assert_int_equal(morph__slurm_ops.read(b, &v), MORPH_OK);
+  assert_true(n < v.nnodes);
+  return v.nodes[n].state;
+}
+
+/* A node still completing a job gets nothing new (an expander would wait
+ * for it), whether it runs another job or not, unless it is a node of a
+ * job of morphd's (just merged into it, its expander ending): that job is
+ * not leaving it. */
+static void completing_node_drains_unless_a_claimed_job_runs_there(void **state)
+{
+  (void)state;
+  mock_reset();
+  mock_job(10, JOB_RUNNING, 0, 1);
+  mock_job(11, JOB_RUNNING, 3, 3);
+  morph__backend *b = open_backend();
+  morph__job job;
+  claim(b, &job, 10, 4);
+  assert_int_equal(view_state(b, 1), MORPH_POLICY_NODE_UP);
+  mock.nodes[1].node_state = NODE_STATE_ALLOCATED | NODE_STATE_COMPLETING; /* job 10's */
+  mock.nodes[2].node_state = NODE_STATE_IDLE | NODE_STATE_COMPLETING;
+  mock.nodes[3].node_state = NODE_STATE_ALLOCATED | NODE_STATE_COMPLETING; /* job 11's */
+  assert_int_equal(view_state(b, 1), MORPH_POLICY_NODE_UP);
+  assert_int_equal(view_state(b, 2), MORPH_POLICY_NODE_DRAINING);
+  assert_int_equal(view_state(b, 3), MORPH_POLICY_NODE_DRAINING);
+  morph__slurm_ops.drop(b, &job);
+  morph__job_clear(&job);
+  morph__slurm_ops.close(b);
+}
+
 int main(int argc, char **argv)
 {
   const struct CMUnitTest all[] = {
     cmocka_unit_test(queue_event_for_new_pending_job),
     cmocka_unit_test(expander_cancelled_when_its_node_is_taken),
+    cmocka_unit_test(completing_node_drains_unless_a_claimed_job_runs_there),
   };
   if (argc > 1)
     cmocka_set_test_filter(argv[1]);

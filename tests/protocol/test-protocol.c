@@ -35,6 +35,23 @@ static void test_ack_roundtrip(void **state)
   assert_string_equal(b.text, a.text);
 }
 
+/* morph run's HELLO names its checkpoint folder (morphd: a job that can
+ * be relaunched without a host it leaves). */
+static void test_hello_carries_the_checkpoint_folder(void **state)
+{
+  (void)state;
+  morph__msg a, b;
+  morph__msg_init(&a, MORPH__MSG_HELLO);
+  snprintf(a.job, sizeof a.job, "42");
+  a.mechanisms = MORPH__MECH_BIT_LIVE | MORPH__MECH_BIT_RELAUNCH;
+  snprintf(a.checkpoint, sizeof a.checkpoint, "/shared/ckpt");
+  char line[2048], err[128];
+  assert_true(morph__msg_encode(&a, line, sizeof line) > 0);
+  assert_int_equal(morph__msg_decode(line, &b, err, sizeof err), MORPH_OK);
+  assert_string_equal(b.checkpoint, "/shared/ckpt");
+  assert_int_equal(b.mechanisms, a.mechanisms);
+}
+
 static void test_fields_of_other_kinds_are_not_sent(void **state)
 {
   (void)state;
@@ -111,6 +128,7 @@ int main(void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_ack_roundtrip),
+    cmocka_unit_test(test_hello_carries_the_checkpoint_folder),
     cmocka_unit_test(test_fields_of_other_kinds_are_not_sent),
     cmocka_unit_test(test_bad_lines_are_rejected),
     cmocka_unit_test(test_unknown_fields_are_ignored),

@@ -311,11 +311,15 @@ case_upstream_relay() {
   timeout 60 "$FAKE_MORPHD" --socket "$T/d.sock" --resize 3,2 >d.out &
   local d=$!
   wait_listening d.out
-  run -n 1 --server "$T/d.sock" --job-id j7 -- --iters 200
+  run -n 1 --server "$T/d.sock" --job-id j7 --checkpoint-dir "$T" -- --iters 200
   wait "$d"
   cat d.out >>out
   expect_rc 0
   expect_out '"type":"hello".*"job":"j7"'
+  # morph run's HELLO and the job's, forwarded, name its checkpoint folder
+  # (morphd relaunches a job off a failing node only then)
+  [ "$(grep -c '"type":"hello".*"checkpoint":"'"$T"'"' d.out)" = 2 ] ||
+    fail "HELLOs without the checkpoint folder: $(grep '"type":"hello"' d.out)"
   expect_out '"type":"ack".*"id":100.*"new_size":3'
   expect_out '"type":"ack".*"id":101.*"new_size":2'
   expect_out '"type":"progress"'
@@ -339,6 +343,7 @@ case_upstream_reattach() {
   expect_err "lost morphd"
   expect_err "reattached to morphd"
   grep -q '"type":"hello".*"job":"j8".*"size":3' d2.out || fail "no HELLO at size 3 after reattach"
+  grep -q '"type":"hello".*"checkpoint":"[^"]' d1.out d2.out && fail "a checkpoint folder without one"
   grep -q '"type":"ack".*"id":100.*"new_size":2' d2.out || fail "no ACK of the new daemon's resize"
   grep -q '"type":"bye"' d2.out || fail "no BYE to the new daemon"
   expect_row 2 "3,2,live,ok"
