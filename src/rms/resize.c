@@ -112,27 +112,40 @@ static void leaver_hosts(morph__daemon *d, const morph__alloc *pieces, char *buf
   morph__hostlist_free(&l);
 }
 
-/* How a shrink is carried out: a move off a node the placement calls
- * failing is a relaunch (the job checkpoints and morph run starts a new
- * mpirun on a hostfile without the hosts it left) when the job can and its
- * launcher said at HELLO that its checkpoint folder is one every host
- * reads (morph run --checkpoint-dir: morphd's own on the embedded backend,
- * the submit folder under `morph submit --slurm`). A live shrink would
- * leave mpirun's daemon on the node, and Open MPI 4.1's mpirun aborts
- * every job when one of its daemons dies, idle or not (docs/cluster.md):
- * that is said in the log when it cannot be helped. Else 0: the job
- * chooses. */
+/* 1 if a node the pieces are on is going away: failing for the placement,
+ * or not UP for the backend (drained by the administrator, reserved, not
+ * responding: Slurm's DRAIN, for maintenance, is followed by a reboot). */
+static int leaves_a_leaving_node(morph__daemon *d, const morph__alloc *pieces)
+{
+  morph__backend_view v;
+  int have = morph__backend_read(d->be, &v) == MORPH_OK;
+  for (int k = 0; k < pieces->n; k++) {
+    int n = pieces->v[k].node;
+    if (morph_place_failing(d->place, n) ||
+        (have && n >= 0 && n < v.nnodes &&
+         morph__sched_node_state(d, &v.nodes[n], n) != MORPH_POLICY_NODE_UP))
+      return 1;
+  }
+  return 0;
+}
+
+/* How a shrink is carried out: a move off a node that is going away is a
+ * relaunch (the job checkpoints and morph run starts a new mpirun on a
+ * hostfile without the hosts it left) when the job can and its launcher
+ * said at HELLO that its checkpoint folder is one every host reads (morph
+ * run --checkpoint-dir: morphd's own on the embedded backend, the submit
+ * folder under `morph submit --slurm`). A live shrink would leave mpirun's
+ * daemon on the node, and Open MPI 4.1's mpirun aborts every job when one
+ * of its daemons dies, idle or not (docs/cluster.md): that is said in the
+ * log when it cannot be helped. Else 0: the job chooses. */
 static int shrink_mechanism(morph__daemon *d, const morph__job *job, const morph__alloc *pieces)
 {
-  int failing = 0;
-  for (int k = 0; k < pieces->n; k++)
-    failing |= morph_place_failing(d->place, pieces->v[k].node);
-  if (!failing)
+  if (!leaves_a_leaving_node(d, pieces))
     return 0;
   if ((job->mechanisms & MORPH__MECH_BIT_RELAUNCH) && job->shared_checkpoints)
     return MORPH__MECH_RELAUNCH;
-  morph__say(&d->log, 0, "job %lld: leaves the failing node by a live shrink (%s): mpirun's daemon "
-             "stays there, and its loss ends the job", (long long)job->id,
+  morph__say(&d->log, 0, "job %lld: leaves a failing or draining node by a live shrink (%s): "
+             "mpirun's daemon stays there, and its loss ends the job", (long long)job->id,
              !(job->mechanisms & MORPH__MECH_BIT_RELAUNCH)
                  ? "it cannot relaunch"
                  : "its morph run has no --checkpoint-dir that every host reads");
@@ -149,7 +162,7 @@ int morph__resize_shrink(morph__daemon *d, morph__job *job, int to, const morph_
   if (send_resize(d, job, d->next_resize, to, hosts, mech) != MORPH_OK)
     return 0;
   if (mech)
-    morph__say(&d->log, 0, "job %lld: leaves the failing node by relaunch (%s)",
+    morph__say(&d->log, 0, "job %lld: leaves a failing or draining node by relaunch (%s)",
                (long long)job->id, hosts);
   job->rz_deadline = morph__wall() + resize_timeout(d);
   return begin(d, job, MORPH__R_SHRINK, to, pieces, MORPH__P_SENT);

@@ -630,7 +630,7 @@ case_morphd_proactive() {
   wait_log "node3: outage probability .* failing, draining it" 30
   timeout 60 bash "$C" up $N >/dev/null || fail "start node3's sshd again"
   echo "$(date +%T.%N | cut -c1-12) node3's sshd started again"
-  wait_log "job 1: leaves the failing node by relaunch (node3:2)" 30
+  wait_log "job 1: leaves a failing or draining node by relaunch (node3:2)" 30
   wait_log "job 1: resize [0-9]* done, size 4" 120
   expect_eq "job 1's processes on node3 after the move" "$(procs_on node3 1)" 0
   expect_eq "Open MPI daemons on node3 after the move" "$(orteds_on node3)" 0

@@ -440,7 +440,8 @@ static void seam_restart_gives_back_a_grow_never_told(void **state)
 }
 
 /* The mechanism of the RESIZE that shrinks the job off node2 (pieces
- * "1:2"), node2 failing for the placement or not, the job's HELLO naming a
+ * "1:2"), node2 failing for the placement (1), drained in the backend's
+ * view (2: Slurm's DRAIN) or neither (0), the job's HELLO naming a
  * checkpoint folder every host reads (morph run --checkpoint-dir) or not,
  * the job able to relaunch or not, under the named backend (NULL:
  * embedded); *said: morphd's log line about a live move. */
@@ -456,7 +457,9 @@ static int shrink_mechanism_sent(int failing, int shared, unsigned mechanisms, c
   fclose(f);
   morph_place_param p[] = {{"topology", topo}, {"threshold", "0.1"}};
   assert_int_equal(morph_place_create("tofa", p, 2, &r->d.place), MORPH_OK);
-  assert_int_equal(morph_place_outage_set(r->d.place, 1, failing ? 0.5 : 0), MORPH_OK);
+  assert_int_equal(morph_place_outage_set(r->d.place, 1, failing == 1 ? 0.5 : 0), MORPH_OK);
+  if (failing == 2)
+    r->f.nodes[1].state = MORPH_POLICY_NODE_DRAINING;
   r->d.opt.backend = backend;
   morph__job *j = job_add(r, MORPH__J_RUNNING, "0:2,1:2");
   j->mechanisms = mechanisms;
@@ -493,11 +496,11 @@ static int shrink_mechanism_sent(int failing, int shared, unsigned mechanisms, c
   return m.mechanism;
 }
 
-/* A move off a failing node is a relaunch (so morph run can restart
- * without the node, leaving no Open MPI daemon there) when the job can
- * relaunch and its morph run named a checkpoint folder every host reads,
- * on the Slurm backend as on the embedded one; else the job chooses, and
- * a move that stays live is said in the log with the reason. */
+/* A move off a failing or drained node is a relaunch (so morph run can
+ * restart without the node, leaving no Open MPI daemon there) when the job
+ * can relaunch and its morph run named a checkpoint folder every host
+ * reads, on the Slurm backend as on the embedded one; else the job
+ * chooses, and a move that stays live is said in the log with the reason. */
 static void seam_shrink_off_failing_node_is_a_relaunch(void **state)
 {
   (void)state;
@@ -508,6 +511,10 @@ static void seam_shrink_off_failing_node_is_a_relaunch(void **state)
   assert_string_equal(said, "");
   assert_int_equal(shrink_mechanism_sent(1, 1, both, "slurm", said, sizeof said),
                    MORPH__MECH_RELAUNCH);
+  assert_int_equal(shrink_mechanism_sent(2, 1, both, "slurm", said, sizeof said),
+                   MORPH__MECH_RELAUNCH);
+  assert_int_equal(shrink_mechanism_sent(2, 0, both, "slurm", said, sizeof said), 0);
+  assert_non_null(strstr(said, "draining node by a live shrink (its morph run has no"));
   assert_int_equal(shrink_mechanism_sent(0, 1, both, "slurm", said, sizeof said), 0);
   assert_string_equal(said, ""); /* not a move: nothing to say */
   assert_int_equal(shrink_mechanism_sent(1, 0, both, "slurm", said, sizeof said), 0);

@@ -892,10 +892,14 @@ orteds_on() {
     n=$((n + 1)); done; echo $n'
 }
 
-# power_on NODE: a node powered off with cluster.sh kill boots again (its
-# sshd with it) and its slurmd is back in Slurm's service.
+# power_on NODE [resume]: a node powered off with cluster.sh kill boots
+# again (its sshd with it) and its slurmd is back in Slurm's service;
+# with `resume`, a node the administrator drained is RESUMEd first (a
+# drained node never shows idle, which node-up waits for).
 power_on() {
-  timeout 60 bash "$CLUSTER_SH" up $N >/dev/null && timeout 90 bash "$SLURM" node-up "$1" >/dev/null
+  timeout 60 bash "$CLUSTER_SH" up $N >/dev/null || return 1
+  [ "${2:-}" != resume ] || s scontrol update NodeName="$1" State=RESUME || return 1
+  timeout 90 bash "$SLURM" node-up "$1" >/dev/null
 }
 
 # A node starts failing under a malleable job (issue 10): morphd's
@@ -912,15 +916,22 @@ power_on() {
 # node2, node4 at the end, sacct 3 2 3, no BUG. Before this, on Slurm the
 # move was a live shrink, which keeps mpirun's daemon on node3
 # (docs/cluster.md).
-case_morphd_proactive() {
-  local j out f t0 sizes
+# morphd-drained: the same, node3 drained by the administrator instead
+# (`scontrol update NodeName=node3 State=DRAIN`, as before a maintenance
+# that reboots it): Slurm's DRAIN makes the node leave as a failing one
+# does, by relaunch, and node3 is RESUMEd at the end.
+case_morphd_proactive() { proactive_move heartbeats; }
+case_morphd_drained() { proactive_move drain; }
+
+proactive_move() { # HOW: heartbeats (node3's sshd stops) or drain (scontrol)
+  local how=$1 j out f t0 sizes
   need_jacobi
   [ -r "$PLACE_TOPO" ] || fail "no topology $PLACE_TOPO"
   MORPHD_OPTS=(--policy granularity+easy --placement tofa --topology "$PLACE_TOPO"
     --place-param threshold=0.1 --heartbeat 0.5 --heartbeat-window 40)
   morphd_start
   trap 'morphd_stop; grep -v "missed a heartbeat" "$MD/morphd.log" | tail -n 60
-    [ -z "$REVIVE" ] || power_on "$REVIVE"; cleanup' EXIT
+    [ -z "$REVIVE" ] || power_on $REVIVE; cleanup' EXIT
   REVIVE=node3 # its sshd is stopped below: started again on any way out
   f=$(s sbatch --parsable -N1 -w node4 --exclusive -o /dev/null --wrap 'sleep 600') ||
     fail "sbatch foreign"
@@ -943,12 +954,21 @@ case_morphd_proactive() {
   # not the cable). It stays stopped until node3 is powered off: started
   # again, the misses leave the window (20 s) and granularity grows the
   # job back onto node3 (seen with the move disabled).
-  kill "$(cat "$MORPH_CLUSTER_STATE/pid/node3.sshd")" || fail "stop node3's sshd"
+  if [ "$how" = drain ]; then
+    s scontrol update NodeName=node3 State=DRAIN Reason=maintenance || fail "drain node3"
+    REVIVE="node3 resume"
+  else
+    kill "$(cat "$MORPH_CLUSTER_STATE/pid/node3.sshd")" || fail "stop node3's sshd"
+  fi
   t0=$SECONDS
-  wait_for "morphd finds node3 failing" 30 grep -q "node3: outage probability .* failing, draining it" \
-    "$MD/morphd.log"
-  wait_for "the move of $j" 30 grep -q "job $j: leaves the failing node by relaunch (node3:2)" \
-    "$MD/morphd.log"
+  if [ "$how" = drain ]; then
+    wait_for "morphd sees node3 drained" 30 grep -q "node3 is draining: Slurm: .*DRAIN" "$MD/morphd.log"
+  else
+    wait_for "morphd finds node3 failing" 30 \
+      grep -q "node3: outage probability .* failing, draining it" "$MD/morphd.log"
+  fi
+  wait_for "the move of $j" 30 \
+    grep -q "job $j: leaves a failing or draining node by relaunch (node3:2)" "$MD/morphd.log"
   wait_for "job $j resized to 4" 120 grep -q "job $j: resize [0-9]* done, size 4" "$MD/morphd.log"
   wait_for "job $j's allocation without node3" 30 eval '[ "$(nodes_of "$j")" = "node[1-2]" ]'
   # node3 leaves the Slurm job only once the relaunched job runs (its ACK)
@@ -983,7 +1003,7 @@ case_morphd_proactive() {
   echo "sacct sizes of $j: $sizes"
   [[ "$sizes " == "3 2 3 "* ]] || fail "sacct sizes of $j: '$sizes', expected 3 2 3 first"
   morphd_check
-  power_on node3 || fail "node3 did not come back"
+  power_on $REVIVE || fail "node3 did not come back"
   REVIVE=
 }
 
