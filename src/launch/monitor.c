@@ -169,7 +169,14 @@ int morph__launch_monitor_lost_hosts(struct morph__launch *r, char *buf, size_t 
   buf[0] = '\0';
   if (r->mon.watch.n == 0)
     return 0;
-  double t0 = morph__launch_clock(r), now = t0;
+  /* What the sessions printed before mpirun ended is read first, and an
+   * answer must come a print interval (1 s) after that: a count a host
+   * printed just before it died, read now, is not an answer (cluster
+   * test morphd-host-killed: under load the job was said to have failed
+   * without naming the host it died with). */
+  double now = morph__launch_clock(r);
+  morph__launch_watch_poll(&r->mon.watch, now);
+  double t0 = now + 1.0;
   while (now - t0 <= MORPH__WATCH_SILENT_S &&
          morph__launch_watch_silent(&r->mon.watch, t0, buf, size) > 0) {
     usleep(100000);

@@ -122,8 +122,7 @@ static int leaves_a_leaving_node(morph__daemon *d, const morph__alloc *pieces)
   for (int k = 0; k < pieces->n; k++) {
     int n = pieces->v[k].node;
     if (morph_place_failing(d->place, n) ||
-        (have && n >= 0 && n < v.nnodes &&
-         morph__sched_node_state(d, &v.nodes[n], n) != MORPH_POLICY_NODE_UP))
+        (have && n >= 0 && n < v.nnodes && v.nodes[n].state != MORPH_POLICY_NODE_UP))
       return 1;
   }
   return 0;

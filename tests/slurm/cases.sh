@@ -109,7 +109,7 @@ case_sbatch() {
     fail "sbatch"
   JOBS+=("$JOB")
   wait_for "job $JOB done" 60 is_gone "$JOB"
-  expect_eq "accounting of job $JOB" "$(s sacct -n -X -j "$JOB" -o State | xargs)" COMPLETED
+  expect_eq "accounting of job $JOB" "$(final_state "$JOB")" COMPLETED
   expect_eq "hosts of its step" "$(head -n2 "$out" | sort | xargs)" "node1 node2"
   grep -q '^198\.18\.0\.' "$out" || fail "the batch host has no cluster address: $(cat "$out")"
   rm -f "$out"
@@ -174,7 +174,7 @@ case_mpirun_in_sbatch() {
   JOBS+=("$JOB")
   wait_for "job $JOB done" 90 is_gone "$JOB"
   cat "$out"
-  expect_eq "accounting of job $JOB" "$(s sacct -n -X -j "$JOB" -o State | xargs)" COMPLETED
+  expect_eq "accounting of job $JOB" "$(final_state "$JOB")" COMPLETED
   expect_eq "hosts of 4 ranks" "$(grep '^node' "$out" | sort | xargs)" "node1 node1 node2 node2"
   expect_eq "children's hosts" "$(grep '^child' "$out" | awk '{print $4}' | xargs)" "node2 node2"
   rm -f "$out"
@@ -252,7 +252,7 @@ case_morphd_shrink_for_foreign() {
   wait_for "job $j done" 240 is_gone "$j"
   cat "$MD/malleable.out"
   grep -q '^CHECK PASSED' "$MD/malleable.out" || fail "the malleable job's check did not pass"
-  expect_eq "accounting of $j" "$(s sacct -n -X -j "$j" -o State | tail -n1 | xargs)" COMPLETED
+  expect_eq "accounting of $j" "$(final_state "$j")" COMPLETED
   sizes=$(s sacct -n -X -j "$j" -o NNodes | xargs)
   echo "sacct sizes of $j: $sizes"
   for want in 1 4 2; do grep -qw "$want" <<<"$sizes" || fail "sacct: no record of $j with $want nodes"; done
@@ -465,7 +465,7 @@ case_morphd_time_limit() {
   j=$JOB
   wait_for "job $j grown to 2 nodes" 90 eval '[ "$(count_of "$j")" = 2 ]'
   wait_for "job $j ended by its time limit" 150 is_gone "$j"
-  expect_eq "Slurm's state of $j" "$(s sacct -n -X -j "$j" -o State | tail -n1 | xargs)" TIMEOUT
+  expect_eq "Slurm's state of $j" "$(final_state "$j")" TIMEOUT
   wait_for "morphd forgets job $j" 60 eval '[ "$(morph_state "$j")" != running ]'
   grep "job $j" "$MD/morphd.log" | tail -n 3
   expect_eq "job $j in morph status" "$(morph_state "$j")" failed
@@ -560,7 +560,7 @@ shrunk_to_end() {
   wait_for "job $j done" 300 is_gone "$j"
   grep "morph run: \|CHECK" "$out"
   grep -q '^CHECK PASSED' "$out" || fail "no CHECK PASSED: $(tail -n 30 "$out")"
-  expect_eq "accounting of $j" "$(s sacct -n -X -j "$j" -o State | tail -n1 | xargs)" COMPLETED
+  expect_eq "accounting of $j" "$(final_state "$j")" COMPLETED
   b=$(grep -m1 '^it .* rank 0 ' "$out" | awk '{print $8}')
   g=$([ "$b" = node1 ] && echo node2 || echo node1)
   expect_eq "at start" "$(ranks_on "$out" 2 first)" "0:$b 1:$b"
@@ -742,7 +742,7 @@ apps_wave() {
     out="$MD/$app.out"
     grep "morph run: job\|CHECK\|^it [0-9]*: rank" "$out"
     grep -q '^CHECK PASSED' "$out" || fail "$app: no CHECK PASSED: $(tail -n 20 "$out")"
-    expect_eq "accounting of $app ($j)" "$(s sacct -n -X -j "$j" -o State | tail -n1 | xargs)" COMPLETED
+    expect_eq "accounting of $app ($j)" "$(final_state "$j")" COMPLETED
     # The batch script runs on one of the 2 nodes Slurm listed after the
     # grow (its first node); the joiners on the other.
     [ "$(ranks_on "$out" 2 first)" = "0:$b 1:$b" ] || { host=$b; b=$g; g=$host; }
@@ -850,7 +850,7 @@ case_morphd_placement() {
     [ "$grown" = "node1 node1 node3 node3 node4 node4" ] || fail "ranks of $j grown to 6: '$grown'"
   expect_eq "ranks of $j after the shrink" "$(ranks_at "$out" 4 last)" "node1 node1 node4 node4"
   grep -q "leavers were on node3:2" "$out" || fail "the leavers of $j were not on node3"
-  expect_eq "accounting of $j" "$(s sacct -n -X -j "$j" -o State | tail -n1 | xargs)" COMPLETED
+  expect_eq "accounting of $j" "$(final_state "$j")" COMPLETED
   s scancel "$f"
   wait_for "every node idle" 60 idle_count_is $N
   placement_batch_host_rule
@@ -880,7 +880,7 @@ placement_batch_host_rule() {
     fail "placement chose a node below the batch host of $j: $(grep "job $j: no grow onto" "$MD/morphd.log" | head -n 3)"
   expect_passed "$j" above
   expect_eq "ranks of $j at the end" "$(ranks_at "$MD/above.out" 4 last)" "node3 node3 node4 node4"
-  expect_eq "accounting of $j" "$(s sacct -n -X -j "$j" -o State | tail -n1 | xargs)" COMPLETED
+  expect_eq "accounting of $j" "$(final_state "$j")" COMPLETED
 }
 
 # --- the proactive move on Slurm (issue 10) ----------------------------------
@@ -890,6 +890,18 @@ orteds_on() {
   timeout 30 bash "$CLUSTER_SH" exec "$1" bash -c 'n=0; for d in /proc/[0-9]*; do
     [ $d/ns/net -ef /proc/self/ns/net ] && [ "$(cat $d/comm 2>/dev/null)" = orted ] &&
     n=$((n + 1)); done; echo $n'
+}
+
+# final_state J: the State of job J's last sacct record once slurmdbd has
+# its end, which may come seconds after the job left the queue under load
+# (a CI run read RUNNING for a job that had ended); 30 s at most.
+final_state() {
+  local st
+  for _ in $(seq 60); do
+    st=$(s sacct -n -X -j "$1" -o State | tail -n1 | xargs)
+    case $st in "" | RUNNING | PENDING | RESIZING) sleep 0.5 ;; *) break ;; esac
+  done
+  echo "$st"
 }
 
 # power_on NODE [resume]: a node powered off with cluster.sh kill boots
@@ -995,7 +1007,7 @@ proactive_move() { # HOW: heartbeats (node3's sshd stops) or drain (scontrol)
   expect_eq "nodes of $j after the grow" "$(nodes_of "$j")" "node[1-2,4]"
   expect_passed "$j" mover
   grep "morph run: \|CHECK\|^it [0-9]*: rank\|restarted" "$out" | tail -n 20
-  expect_eq "accounting of $j" "$(s sacct -n -X -j "$j" -o State | tail -n1 | xargs)" COMPLETED
+  expect_eq "accounting of $j" "$(final_state "$j")" COMPLETED
   expect_eq "ranks of $j after the move" "$(ranks_at "$out" 4 last)" "node1 node1 node2 node2"
   expect_eq "ranks of $j at the end" "$(ranks_at "$out" 6 last)" \
     "node1 node1 node2 node2 node4 node4"
