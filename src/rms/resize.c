@@ -95,17 +95,18 @@ int morph__resize_expand(morph__daemon *d, morph__job *job, int to, const morph_
 
 /* "node3:2": the hosts of the pieces a shrink gives back, so that the
  * job's leavers are the processes there and those hosts empty whole; ""
- * on this machine alone ("localhost"), where any leavers do. */
-static void leaver_hosts(morph__daemon *d, const morph__alloc *pieces, char *buf, size_t size)
+ * on this machine alone ("localhost"), where any leavers do, or without
+ * the backend's view (v NULL). */
+static void leaver_hosts(const morph__backend_view *v, const morph__alloc *pieces, char *buf,
+                         size_t size)
 {
-  morph__backend_view v;
   morph__hostlist l;
   morph__hostlist_init(&l);
-  int rc = morph__backend_read(d->be, &v);
+  int rc = v ? MORPH_OK : MORPH_ENOSYS;
   for (int k = 0; rc == MORPH_OK && k < pieces->n; k++) {
     int node = pieces->v[k].node;
-    if (node >= 0 && node < v.nnodes && strcmp(v.nodes[node].host, "localhost") != 0)
-      rc = morph__hostlist_add(&l, v.nodes[node].host, pieces->v[k].slots);
+    if (node >= 0 && node < v->nnodes && strcmp(v->nodes[node].host, "localhost") != 0)
+      rc = morph__hostlist_add(&l, v->nodes[node].host, pieces->v[k].slots);
   }
   if (rc != MORPH_OK || morph__hostlist_format(&l, buf, size) != MORPH_OK)
     buf[0] = '\0';
@@ -113,16 +114,16 @@ static void leaver_hosts(morph__daemon *d, const morph__alloc *pieces, char *buf
 }
 
 /* 1 if a node the pieces are on is going away: failing for the placement,
- * or not UP for the backend (drained by the administrator, reserved, not
- * responding: Slurm's DRAIN, for maintenance, is followed by a reboot). */
-static int leaves_a_leaving_node(morph__daemon *d, const morph__alloc *pieces)
+ * or not UP in the backend's view v (if any: drained by the administrator,
+ * reserved, not responding; Slurm's DRAIN, for maintenance, is followed by
+ * a reboot). */
+static int going_away(const morph__daemon *d, const morph__backend_view *v,
+                      const morph__alloc *pieces)
 {
-  morph__backend_view v;
-  int have = morph__backend_read(d->be, &v) == MORPH_OK;
   for (int k = 0; k < pieces->n; k++) {
     int n = pieces->v[k].node;
     if (morph_place_failing(d->place, n) ||
-        (have && n >= 0 && n < v.nnodes && v.nodes[n].state != MORPH_POLICY_NODE_UP))
+        (v && n >= 0 && n < v->nnodes && v->nodes[n].state != MORPH_POLICY_NODE_UP))
       return 1;
   }
   return 0;
@@ -137,9 +138,10 @@ static int leaves_a_leaving_node(morph__daemon *d, const morph__alloc *pieces)
  * daemon on the node, and Open MPI 4.1's mpirun aborts every job when one
  * of its daemons dies, idle or not (docs/cluster.md): that is said in the
  * log when it cannot be helped. Else 0: the job chooses. */
-static int shrink_mechanism(morph__daemon *d, const morph__job *job, const morph__alloc *pieces)
+static int shrink_mechanism(morph__daemon *d, const morph__job *job,
+                            const morph__backend_view *v, const morph__alloc *pieces)
 {
-  if (!leaves_a_leaving_node(d, pieces))
+  if (!going_away(d, v, pieces))
     return 0;
   if ((job->mechanisms & MORPH__MECH_BIT_RELAUNCH) && job->shared_checkpoints)
     return MORPH__MECH_RELAUNCH;
@@ -154,10 +156,12 @@ static int shrink_mechanism(morph__daemon *d, const morph__job *job, const morph
 int morph__resize_shrink(morph__daemon *d, morph__job *job, int to, const morph__alloc *pieces)
 {
   char hosts[512];
-  leaver_hosts(d, pieces, hosts, sizeof hosts);
+  morph__backend_view view;
+  const morph__backend_view *v = morph__backend_read(d->be, &view) == MORPH_OK ? &view : NULL;
+  leaver_hosts(v, pieces, hosts, sizeof hosts);
   if (!idle(job))
     return 0;
-  int mech = shrink_mechanism(d, job, pieces);
+  int mech = shrink_mechanism(d, job, v, pieces);
   if (send_resize(d, job, d->next_resize, to, hosts, mech) != MORPH_OK)
     return 0;
   if (mech)
