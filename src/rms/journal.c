@@ -28,7 +28,8 @@ static const char schema[] =
   " size INT, alloc TEXT, extra TEXT, plan TEXT, failed_resizes INT, resizes INT, rz_id INT,"
   " rz_op TEXT, rz_to INT, last_change REAL, cancel INT, iter_time REAL, mpi_time REAL,"
   " note TEXT, rz_phase TEXT NOT NULL DEFAULT '', traffic TEXT NOT NULL DEFAULT '',"
-  " ppu INT NOT NULL DEFAULT 0);"
+  " ppu INT NOT NULL DEFAULT 0, owner_uid INT NOT NULL DEFAULT -1,"
+  " owner_gid INT NOT NULL DEFAULT -1, secret TEXT NOT NULL DEFAULT '');"
   "CREATE TABLE IF NOT EXISTS resizes(id INTEGER PRIMARY KEY, job INT, op TEXT,"
   " from_size INT, to_size INT, alloc TEXT, depends INT, decided REAL, done REAL,"
   " outcome INT, new_size INT, state TEXT, text TEXT);"
@@ -49,29 +50,38 @@ static int exec(morph__journal *j, const char *sql)
   return sqlite3_exec(j->db, sql, NULL, NULL, NULL) == SQLITE_OK ? MORPH_OK : fail(j, sql);
 }
 
-/* Version 1 (before the backend seam) had no jobs.rz_phase: add it. Its
- * rows read back with an empty phase, which morph__journal_jobs_load
- * turns into what version 1 meant. */
+/* Adds column `name` (with its declaration) to jobs if a file from an
+ * older morph lacks it. */
+static int add_column(morph__journal *j, const char *name, const char *decl)
+{
+  char sql[256];
+  sqlite3_stmt *st = NULL;
+  snprintf(sql, sizeof sql, "SELECT %s FROM jobs LIMIT 0", name);
+  int has = sqlite3_prepare_v2(j->db, sql, -1, &st, NULL) == SQLITE_OK;
+  sqlite3_finalize(st);
+  snprintf(sql, sizeof sql, "ALTER TABLE jobs ADD COLUMN %s %s", name, decl);
+  return has ? MORPH_OK : exec(j, sql);
+}
+
+/* Columns added since version 1: the resize phase (before the backend
+ * seam; its empty value is what version 1 meant, see
+ * morph__journal_jobs_load), a job's communication matrix (none), a Slurm
+ * job's processes per node (0, unknown) and the job's owner and relay
+ * secret (-1 and "": a job of a morph that had no owners, which only an
+ * administrator may act on). */
 static int migrate(morph__journal *j)
 {
-  sqlite3_stmt *st = NULL;
-  int has = sqlite3_prepare_v2(j->db, "SELECT rz_phase FROM jobs LIMIT 0", -1, &st, NULL) ==
-            SQLITE_OK;
-  sqlite3_finalize(st);
-  int rc = has ? MORPH_OK
-               : exec(j, "ALTER TABLE jobs ADD COLUMN rz_phase TEXT NOT NULL DEFAULT ''");
-  /* Before a job could give its communication matrix: none. */
-  st = NULL;
-  has = sqlite3_prepare_v2(j->db, "SELECT traffic FROM jobs LIMIT 0", -1, &st, NULL) == SQLITE_OK;
-  sqlite3_finalize(st);
-  if (rc == MORPH_OK && !has)
-    rc = exec(j, "ALTER TABLE jobs ADD COLUMN traffic TEXT NOT NULL DEFAULT ''");
-  /* Before the report turned a Slurm job's processes into nodes: 0, unknown. */
-  st = NULL;
-  has = sqlite3_prepare_v2(j->db, "SELECT ppu FROM jobs LIMIT 0", -1, &st, NULL) == SQLITE_OK;
-  sqlite3_finalize(st);
-  if (rc == MORPH_OK && !has)
-    rc = exec(j, "ALTER TABLE jobs ADD COLUMN ppu INT NOT NULL DEFAULT 0");
+  int rc = add_column(j, "rz_phase", "TEXT NOT NULL DEFAULT ''");
+  if (rc == MORPH_OK)
+    rc = add_column(j, "traffic", "TEXT NOT NULL DEFAULT ''");
+  if (rc == MORPH_OK)
+    rc = add_column(j, "ppu", "INT NOT NULL DEFAULT 0");
+  if (rc == MORPH_OK)
+    rc = add_column(j, "owner_uid", "INT NOT NULL DEFAULT -1");
+  if (rc == MORPH_OK)
+    rc = add_column(j, "owner_gid", "INT NOT NULL DEFAULT -1");
+  if (rc == MORPH_OK)
+    rc = add_column(j, "secret", "TEXT NOT NULL DEFAULT ''");
   char version[16];
   snprintf(version, sizeof version, "%d", MORPH__JOURNAL_VERSION);
   return rc == MORPH_OK ? morph__journal_meta_set(j, "version", version) : rc;

@@ -15,8 +15,9 @@
 
 #include "rms/job.h"
 
-/* 2: jobs.rz_phase (a version-1 file is migrated when opened for writing). */
-#define MORPH__JOURNAL_VERSION 2
+/* 3: jobs.owner_uid, owner_gid, secret; 2: jobs.rz_phase (an older file is
+ * migrated when opened for writing). */
+#define MORPH__JOURNAL_VERSION 3
 
 typedef struct morph__journal morph__journal;
 

@@ -151,7 +151,7 @@ static rig *rig_new(const morph__backend_ops *ops)
   d->log = (morph__sayer){.prog = "test-morphd-seam", .verbose = 0};
   d->be = &r->f.base;
   d->next_job = d->next_resize = 1;
-  d->listen_fd = -1;
+  d->listener.fd = d->listener.reserve = -1;
   for (int i = 0; i < MORPH__MAX_CLIENTS; i++)
     d->clients[i].fd = -1;
   snprintf(r->dir, sizeof r->dir, "/tmp/test-morphd-seam-XXXXXX");
