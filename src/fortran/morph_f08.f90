@@ -39,7 +39,7 @@ contains
     call morph_open(comm%MPI_VAL, m, opts, ierr)
   end subroutine
 
-  type(MPI_Comm) function morph_comm(m)
+  pure type(MPI_Comm) function morph_comm(m)
     type(morph_ctx), intent(in) :: m
     morph_comm%MPI_VAL = morph__comm(m)
   end function

@@ -175,7 +175,11 @@ static PyObject *new_block(pym_context *c, const char *name, int64_t global, int
   b->dtype = NULL;
   b->shape = shape_tuple(shape);
   int64_t bytes = -1;
-  if (b->shape && PyArray_DescrConverter2(dtype, &b->dtype) && b->dtype)
+  if (!dtype) /* float64, as NumPy's own default */
+    b->dtype = PyArray_DescrFromType(NPY_DOUBLE);
+  else
+    PyArray_DescrConverter2(dtype, &b->dtype);
+  if (b->shape && b->dtype)
     bytes = element_bytes(b->dtype, b->shape);
   if (bytes < 0 || PyErr_Occurred()) {
     Py_DECREF(b);
