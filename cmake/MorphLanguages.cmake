@@ -6,6 +6,8 @@
 #
 #   MORPH_FORTRAN_FLAVORS   MPI flavours with a Fortran wrapper (mpif90)
 #   morph::mpif_<flavour>   that MPI's Fortran module folder and libraries
+#   MORPH_FORTRAN_TAG       the compiler's module format, naming the folder
+#                           the .mod files are installed in
 #   MORPH_PYTHON            Debian's /usr/bin/python3 (its mpi4py and NumPy;
 #                           not a python3 of PATH, which may be another one)
 #   MORPH_PYTHON_FLAVOR     the MPI flavour mpi4py is built with (ompi for
@@ -72,6 +74,12 @@ if(CMAKE_Fortran_COMPILER)
   if(mpich IN_LIST MORPH_MPI_FLAVORS)
     morph_fortran_mpi(mpich "mpif90.mpich;mpifort.mpich" -compile-info -link-info)
   endif()
+endif()
+if(CMAKE_Fortran_COMPILER_ID STREQUAL "GNU")
+  # gfortran 8 to 14 all write module format 15 (Debian's gfortran-mod-15).
+  set(MORPH_FORTRAN_TAG gfortran-mod-15)
+elseif(CMAKE_Fortran_COMPILER)
+  string(TOLOWER "${CMAKE_Fortran_COMPILER_ID}-${CMAKE_Fortran_COMPILER_VERSION}" MORPH_FORTRAN_TAG)
 endif()
 message(STATUS "morph: Fortran bindings for: ${MORPH_FORTRAN_FLAVORS}")
 
