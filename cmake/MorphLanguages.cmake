@@ -108,3 +108,17 @@ if(rc EQUAL 0)
   endif()
 endif()
 message(STATUS "morph: Python binding: ${MORPH_PYTHON} with mpi4py for '${MORPH_PYTHON_FLAVOR}'")
+
+# morph_add_fortran_program(NAME FLAVOUR SOURCES...): NAME, a Fortran MPI
+# program using morph_f08 (or morph) for that flavour, with the examples'
+# module app_pause (apps/common/pause.f90) and libmorph-prof (MPI time).
+# Each program gets its own module folder: targets of one CMakeLists would
+# otherwise write the same app_pause.mod at once. -ffp-contract=off as for
+# the C examples (apps/common/app.cmake): checks are bitwise.
+function(morph_add_fortran_program name fl)
+  add_executable(${name} ${ARGN} ${CMAKE_SOURCE_DIR}/apps/common/pause.f90)
+  set_target_properties(${name} PROPERTIES Fortran_MODULE_DIRECTORY
+                        ${CMAKE_CURRENT_BINARY_DIR}/mod-${name})
+  target_compile_options(${name} PRIVATE -ffp-contract=off)
+  target_link_libraries(${name} PRIVATE morph_fortran_${fl} morph_prof_${fl} morph::mpif_${fl})
+endfunction()

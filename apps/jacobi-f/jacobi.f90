@@ -13,17 +13,11 @@
 !
 ! Lines that exist only for malleability end with a morph comment.
 program jacobi_f
-  use, intrinsic :: iso_c_binding, only: c_int
   use, intrinsic :: iso_fortran_env, only: int64, real64, output_unit
   use mpi_f08
   use morph_f08
+  use app_pause
   implicit none
-  interface
-    integer(c_int) function usleep(us) bind(c)
-      import :: c_int
-      integer(c_int), value :: us
-    end function
-  end interface
   integer :: n, iters, provided, st, outcome, seen, ok
   real(real64) :: delay_ms
   logical :: check
@@ -50,7 +44,7 @@ program jacobi_f
     if (st == MORPH_LEAVING) exit                             ! morph
     call progress(m, seen)                                    ! morph
     call step(morph_comm(m), A%local2, b%local, x%local, xall, n, x%offset)
-    if (delay_ms > 0) ok = usleep(int(delay_ms * 1000, c_int))
+    call pause_ms(delay_ms)
     it = it + 1
   end do
   ok = 0

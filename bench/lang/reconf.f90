@@ -9,23 +9,17 @@
 ! the end each process checks every 4093rd element and its last. Rank 0
 ! ends with "CHECK PASSED size=.. errors=0" (or FAILED).
 program bench_reconf_f
-  use, intrinsic :: iso_c_binding, only: c_int
   use, intrinsic :: iso_fortran_env, only: int64, real64
   use mpi_f08
   use morph_f08
+  use app_pause
   implicit none
-  interface
-    integer(c_int) function usleep(us) bind(c)
-      import :: c_int
-      integer(c_int), value :: us
-    end function
-  end interface
   type(morph_ctx) :: m
   type(morph_real64), target :: a
   integer(int64), target :: iter
   integer(int64) :: bytes, iters, i
   real(real64) :: sleep_ms
-  integer :: provided, st, errors, seen, rc, total
+  integer :: provided, st, errors, seen, total
   type(morph_reconf_report) :: r
   call parse()
   call MPI_Init_thread(MPI_THREAD_MULTIPLE, provided)
@@ -49,7 +43,7 @@ program bench_reconf_f
       seen = r%seq
       call verify()
     end if
-    if (sleep_ms > 0) rc = usleep(int(sleep_ms * 1000, c_int))
+    call pause_ms(sleep_ms)
     call MPI_Barrier(morph_comm(m)) ! iterations end together (bench-reconf.c says why)
     iter = iter + 1
   end do

@@ -26,19 +26,11 @@
 #   shrink_fortran_vs_c shrink_python_vs_c  data_mib rounds failed_runs
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-build=${MORPH_BUILD:-$here/../../build-bench}
-bin=$build/bin
-quick=0
-out=""
-while [ $# -gt 0 ]; do
-  case $1 in
-  --quick) quick=1 ;;
-  --ratios) quick=2 ;; # bench/runtime's option: the target keys only; here all are
-  --out) out=$2; shift ;;
-  *) echo "bench/lang: unknown option $1" >&2; exit 2 ;;
-  esac
-  shift
-done
+. "$here/../lib.sh"
+bench_init bench/lang build-bench
+quick=0 ratios=0 out=""
+# --ratios is bench/runtime's "target keys only"; here every key is one.
+bench_parse "quick,ratios,out:" "[--quick] [--out DIR]" "$@"
 out=${out:-$build/bench-out/lang}
 py=/usr/bin/python3 # Debian's, with its mpi4py
 for b in morph-run bench-reconf.ompi bench-lang-point.ompi bench-lang-point-f.ompi \
@@ -47,7 +39,6 @@ for b in morph-run bench-reconf.ompi bench-lang-point.ompi bench-lang-point-f.om
 done
 [ -f "$build/python/morph/__init__.py" ] || { echo "bench/lang: no Python package in $build/python" >&2; exit 1; }
 export PYTHONPATH=$build/python${PYTHONPATH:+:$PYTHONPATH}
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # Every run is on this host (bench/runtime/run.sh says why).
 export OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo
 unset MORPH_SPAWN_PAUSE MORPH_MECHANISM MORPH_PERIOD MORPH_ITERATIONS
@@ -131,26 +122,21 @@ for r in $(seq 1 "$rounds"); do
 done
 cleanup
 
-# med FILE COLUMN LANG [OLD NEW]: median of a column for a language.
-med() {
+# values FILE COLUMN LANG [OLD NEW]: a language's values of a column, one
+# per round; ratios: the same divided by C's of the same round.
+values() {
   awk -F, -v c="$2" -v l="$3" -v o="${4:-}" -v n="${5:-}" '
     NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-    $2 == l && (o == "" || ($3 == o && $4 == n)) { v[++k] = $col[c] }
-    END { if (!k) { print "nan"; exit }
-      for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
-      print (k % 2 ? v[(k + 1) / 2] : (v[k / 2] + v[k / 2 + 1]) / 2) }' "$1"
+    $2 == l && (o == "" || ($3 == o && $4 == n)) { print $col[c] }' "$1"
 }
-# ratio FILE COLUMN LANG [OLD NEW]: median over rounds of LANG / C in the
-# same round.
-ratio() {
+ratios() {
   awk -F, -v c="$2" -v l="$3" -v o="${4:-}" -v n="${5:-}" '
     NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
     (o == "" || ($3 == o && $4 == n)) { x[$1, $2] = $col[c]; rs[$1] = 1 }
-    END { for (r in rs) if (x[r, "c"] > 0 && x[r, l] != "") v[++k] = x[r, l] / x[r, "c"]
-      if (!k) { print "nan"; exit }
-      for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
-      printf "%.3f\n", (k % 2 ? v[(k + 1) / 2] : (v[k / 2] + v[k / 2 + 1]) / 2) }' "$1"
+    END { for (r in rs) if (x[r, "c"] > 0 && x[r, l] != "") print x[r, l] / x[r, "c"] }' "$1"
 }
+med() { values "$@" | bench_stats | cut -d" " -f1; }
+ratio() { ratios "$@" | bench_stats | cut -d" " -f1; }
 
 bash "$here/plot.sh" "$out" || echo "bench/lang: plot failed" >&2
 column -s, -t "$out/resize.csv" >&2 || true

@@ -8,7 +8,7 @@ module morph_f08
              morph__dmr_intercomm => DMR_Intercomm, morph__window => morph_window_info
   implicit none
   private :: MPI_Comm, morph__comm, morph__dmr_comm, morph__dmr_intercomm, morph__window
-  private :: open_f08, begin_f08, begin_overlap_f08, window_f08
+  private :: open_f08, begin_f08, begin_overlap_f08, open_window, window_f08
 
   ! The adaptation window that morph_begin opened (morph_window_info).
   type, public :: morph_window_info
@@ -56,17 +56,27 @@ contains
     type(morph_ctx), intent(inout) :: m
     type(morph_window_info), intent(out) :: info
     integer, optional, intent(out) :: ierr
-    type(morph__window) :: w
-    call morph_begin(m, w, ierr)
-    info = window_f08(w)
+    call open_window(m, info, .false., ierr)
   end subroutine
 
   subroutine begin_overlap_f08(m, info, ierr)
     type(morph_ctx), intent(inout) :: m
     type(morph_window_info), intent(out) :: info
     integer, optional, intent(out) :: ierr
+    call open_window(m, info, .true., ierr)
+  end subroutine
+
+  subroutine open_window(m, info, overlap, ierr)
+    type(morph_ctx), intent(inout) :: m
+    type(morph_window_info), intent(out) :: info
+    logical, intent(in) :: overlap
+    integer, optional, intent(out) :: ierr
     type(morph__window) :: w
-    call morph_begin_overlap(m, w, ierr)
+    if (overlap) then
+      call morph_begin_overlap(m, w, ierr)
+    else
+      call morph_begin(m, w, ierr)
+    end if
     info = window_f08(w)
   end subroutine
 

@@ -58,6 +58,25 @@ run_resized() {
   echo "install-tree $step: ok ($ok resizes)"
 }
 
+# pkgconfig_build MODULE COMPILER SOURCE OUT: the documented compile line
+# with pkg-config's flags of the installed MODULE.
+pkgconfig_build() {
+  export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
+  flags=$(pkg-config --cflags --libs "$1") || fail "pkg-config $1 failed"
+  echo "pkg-config --cflags --libs $1: $flags"
+  # shellcheck disable=SC2086
+  "$2" "$3" $flags -o "$4" || fail "compile failed"
+}
+
+# cmake_project PROJECT DIR SOURCE: configures and builds the out-of-tree
+# project tests/install/PROJECT in DIR against the installed tree.
+cmake_project() {
+  rm -rf "$2"
+  cmake -S "$(dirname "$0")/$1" -B "$2" -DCMAKE_PREFIX_PATH="$prefix" -DMORPH_FLAVOUR="$fl" \
+        -DMORPH_EXAMPLE="$3" > "$2.log" 2>&1 && cmake --build "$2" >> "$2.log" 2>&1 ||
+    { cat "$2.log"; fail "the CMake project $1 did not build"; }
+}
+
 case $step in
 install)
   rm -rf "$work" && mkdir -p "$work" || fail "cannot make $work"
@@ -111,34 +130,16 @@ systemd-unit)
     fail "systemd-analyze verify morphd-slurm.service"
   echo "install-tree systemd-unit: systemd-analyze verify found nothing" ;;
 pkgconfig)
-  export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
-  flags=$(pkg-config --cflags --libs "morph-$fl") || fail "pkg-config morph-$fl failed"
-  echo "pkg-config --cflags --libs morph-$fl: $flags"
-  # shellcheck disable=SC2086
-  "$(mpicc_of "$fl")" "$example" $flags -o "$work/app-pc.$fl" || fail "compile failed"
+  pkgconfig_build "morph-$fl" "$(mpicc_of "$fl")" "$example" "$work/app-pc.$fl"
   run_resized "$work/app-pc.$fl" ;;
 cmake)
-  src=$(dirname "$0")/project
-  rm -rf "$work/cmake-$fl"
-  cmake -S "$src" -B "$work/cmake-$fl" -DCMAKE_PREFIX_PATH="$prefix" -DMORPH_FLAVOUR="$fl" \
-        -DMORPH_EXAMPLE="$example" > "$work/cmake-$fl.log" 2>&1 &&
-    cmake --build "$work/cmake-$fl" >> "$work/cmake-$fl.log" 2>&1 ||
-    { cat "$work/cmake-$fl.log"; fail "the CMake project did not build"; }
+  cmake_project project "$work/cmake-$fl" "$example"
   run_resized "$work/cmake-$fl/app" ;;
 fortran)
-  export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
-  flags=$(pkg-config --cflags --libs "morph-$fl-f08") || fail "pkg-config morph-$fl-f08 failed"
-  echo "pkg-config --cflags --libs morph-$fl-f08: $flags"
-  # shellcheck disable=SC2086
-  "$(mpif90_of "$fl")" "${example%.c}.f90" $flags -o "$work/app-f.$fl" || fail "compile failed"
+  pkgconfig_build "morph-$fl-f08" "$(mpif90_of "$fl")" "${example%.c}.f90" "$work/app-f.$fl"
   run_resized "$work/app-f.$fl" ;;
 fortran-cmake)
-  src=$(dirname "$0")/project-fortran
-  rm -rf "$work/cmake-f-$fl"
-  cmake -S "$src" -B "$work/cmake-f-$fl" -DCMAKE_PREFIX_PATH="$prefix" -DMORPH_FLAVOUR="$fl" \
-        -DMORPH_EXAMPLE="${example%.c}.f90" > "$work/cmake-f-$fl.log" 2>&1 &&
-    cmake --build "$work/cmake-f-$fl" >> "$work/cmake-f-$fl.log" 2>&1 ||
-    { cat "$work/cmake-f-$fl.log"; fail "the Fortran CMake project did not build"; }
+  cmake_project project-fortran "$work/cmake-f-$fl" "${example%.c}.f90"
   run_resized "$work/cmake-f-$fl/app" ;;
 python)
   PYTHONPATH=$prefix/lib/python3/dist-packages run_resized "$python" "${example%.c}.py" ;;

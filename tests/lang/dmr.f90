@@ -9,17 +9,11 @@
 ! and CHECK PASSED or CHECK FAILED.
 !   lang-dmr-f ITERATIONS
 program dmr_f
-  use, intrinsic :: iso_c_binding, only: c_int
   use, intrinsic :: iso_fortran_env, only: int64, real64
   use mpi_f08
   use morph_f08
+  use app_pause
   implicit none
-  interface
-    integer(c_int) function usleep(us) bind(c)
-      import :: c_int
-      integer(c_int), value :: us
-    end function
-  end interface
   integer, parameter :: N = 1001, NB = 37, BS = 5
   type(morph_int64) :: v
   type(morph_real64) :: c
@@ -52,7 +46,7 @@ program dmr_f
     bad = bad + wrong(i, p, q)
     v%local = v%local + 1
     c%local = c%local + 1
-    outcome = usleep(20000)
+    call pause_ms(20d0)
   end do
   call MPI_Allreduce(bad, total, 1, MPI_INTEGER8, MPI_SUM, DMR_Comm())
   if (q == 0) print '(a,i0,a)', merge('CHECK PASSED', 'CHECK FAILED', total == 0) // &

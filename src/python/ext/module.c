@@ -5,22 +5,25 @@
  */
 #include "pymorph.h"
 
+/* The text of an error code from one of morph/error.h's two tables. */
+static PyObject *code_text(PyObject *args, const char *(*text)(int))
+{
+  int code;
+  if (!PyArg_ParseTuple(args, "i", &code))
+    return NULL;
+  return PyUnicode_FromString(text(code));
+}
+
 static PyObject *strerror_(PyObject *self, PyObject *args)
 {
   (void)self;
-  int code;
-  if (!PyArg_ParseTuple(args, "i:strerror", &code))
-    return NULL;
-  return PyUnicode_FromString(morph_strerror(code));
+  return code_text(args, morph_strerror);
 }
 
 static PyObject *err_name(PyObject *self, PyObject *args)
 {
   (void)self;
-  int code;
-  if (!PyArg_ParseTuple(args, "i:err_name", &code))
-    return NULL;
-  return PyUnicode_FromString(morph_err_name(code));
+  return code_text(args, morph_err_name);
 }
 
 /* Called once by the package with its Status and Mechanism enumerations,
