@@ -117,6 +117,7 @@ module morph
   type, public :: morph_ctx
     type(c_ptr), private :: p = c_null_ptr
     character(len=256), private :: msg = ''
+    logical, private :: own_msg = .false. ! msg, not morph's, tells the last failure
     integer, private :: nregs = 0, size_seen = -1
     type(array_ref), allocatable, private :: regs(:)
   end type

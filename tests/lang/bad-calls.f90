@@ -1,7 +1,8 @@
 ! bad-calls: morph's documented errors reach a Fortran program (the
 ! morph_f08 module): a data name registered twice gives MORPH_EEXIST with
-! morph's message naming it, and a point after morph_finalize gives
-! MORPH_ESTATE ("the context was finalized"), both through ierr. With the
+! morph's message naming it, an array handle registered twice MORPH_EINVAL,
+! and a point after morph_finalize gives MORPH_ESTATE ("the context was
+! finalized"), all through ierr. With the
 ! argument --no-ierr the second registration has no ierr, and the job must
 ! end as MPI's default error handler would: the message, then an abort.
 program bad_calls
@@ -23,6 +24,9 @@ program bad_calls
   call expect(ierr == MORPH_EEXIST, 'x registered twice: ierr ' // morph_err_name(ierr))
   call expect(index(morph_errmsg(m), "'x'") > 0, 'the message names x: ' // morph_errmsg(m))
   call expect(morph_strerror(ierr) == 'object already exists', 'morph_strerror(MORPH_EEXIST)')
+  call morph_data_block(m, 'z', x, 10, ierr=ierr)
+  call expect(ierr == MORPH_EINVAL, 'a handle registered twice: ' // morph_err_name(ierr))
+  call expect(index(morph_errmsg(m), "holds the array 'x'") > 0, 'message: ' // morph_errmsg(m))
   call morph_finalize(m, 0)
   call morph_point(m, st, ierr)
   call expect(ierr == MORPH_ESTATE, 'point after finalize: ierr ' // morph_err_name(ierr))
