@@ -32,6 +32,7 @@ program bad_calls
   call expect(ierr == MORPH_ESTATE, 'point after finalize: ierr ' // morph_err_name(ierr))
   call expect(morph_errmsg(m) == 'the context was finalized', 'message: ' // morph_errmsg(m))
   call expect(.not. morph_is_open(m), 'closed')
+  call expect(size(x%local) == 0 .and. x%count == 0, 'the arrays are empty after finalize')
   if (failures > 0) stop 1, quiet=.true.
   print '(a)', 'bad-calls: all expected errors'
 
