@@ -487,6 +487,48 @@ case_app_ompi_failed_spawn() {
   app_no_leftovers
 }
 
+# A program that is not there ends morph run at once, naming it, before
+# any mpirun starts: Open MPI's mpirun under --enable-recovery never ended
+# (issue 26), MPICH's ended with its own message and 255.
+missing_program() {
+  local t0=$SECONDS
+  timeout 30 "$MORPH_RUN" --mpi "$MPI" -n 2 -- "$T/no-such-prog" --iters 5 >out 2>err; RC=$?
+  expect_rc 127
+  expect_err "morph run: $T/no-such-prog: no such program"
+  [ $((SECONDS - t0)) -lt 10 ] || fail "refusing took $((SECONDS - t0)) s"
+  timeout 30 "$MORPH_RUN" --mpi "$MPI" -n 2 no-such-prog-in-path >out 2>err; RC=$?
+  expect_rc 127
+  expect_err "no-such-prog-in-path: no such program in PATH"
+  printf '#!/bin/sh\n' >noexec.sh
+  timeout 30 "$MORPH_RUN" --mpi "$MPI" -n 2 "$T/noexec.sh" >out 2>err; RC=$?
+  expect_rc 126
+  expect_err "noexec.sh: not executable"
+  grep -q "starting:" err && fail "mpirun was started"
+  # A script run by its interpreter still starts (the program is python3).
+  printf 'print("python ran")\n' >script.py
+  timeout 60 "$MORPH_RUN" --mpi "$MPI" --no-recovery -n 2 /usr/bin/python3 script.py >out 2>err; RC=$?
+  expect_rc 0
+  [ "$(grep -c "python ran" out)" -eq 2 ] || fail "the script did not run twice"
+  no_leftovers
+}
+case_missing_program() { missing_program; }
+case_mpich_missing_program() { MPI=mpich; missing_program; }
+
+# The processes leaving at a relaunch's checkpoint end with what the
+# application returns for them (examples/minimal.c: 1 on rank 0), which
+# MPICH's mpiexec passes on: a routine relaunch says nothing about it.
+case_app_mpich_relaunch_quiet() {
+  [ -x "${MINIMAL_mpich:-}" ] || { echo "SKIP: no minimal.mpich"; exit 77; }
+  MORPH_CHECKPOINT_DIR=$T timeout 100 "$MORPH" run -n 2 --schedule "3@it50,1@it100" \
+    "$MINIMAL_mpich" >out 2>err; RC=$?
+  expect_rc 0
+  expect_err "job 2->3 relaunch ok"
+  expect_err "job 3->1 relaunch ok"
+  expect_out "sum 200000000, expected 200000000, on 1 processes"
+  grep -q "after the checkpoint" err && fail "a routine relaunch reported mpirun's status"
+  true
+}
+
 case_mpich_flow() { MPI=mpich; case_flow_iteration; }
 case_mpich_relaunch() { MPI=mpich; case_relaunch; }
 
