@@ -3,6 +3,7 @@
  * --stop asks the running one to stop.
  */
 #include <getopt.h>
+#include <grp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include <unistd.h>
 
 #include "morph/error.h"
+#include "rms/backend.h"
 #include "rms/client.h"
 #include "common/signals.h"
 #include "rms/morphd.h"
@@ -127,14 +129,38 @@ static int add_place_param(cli_opts *o, const char *key, char *arg)
   return 0;
 }
 
-/* An unknown name or parameter is refused here, with the known ones,
- * before anything starts. */
-static int check_placement(cli_opts *o)
+/* 1 if name is one of the ", "-separated names in list. */
+static int listed(const char *list, const char *name)
+{
+  size_t n = strlen(name);
+  for (const char *p = list; p && *p; p = strstr(p, ", ") ? strstr(p, ", ") + 2 : NULL)
+    if (!strncmp(p, name, n) && (p[n] == ',' || p[n] == '\0'))
+      return 1;
+  return 0;
+}
+
+/* Unknown names (backend, policy, placement), bad parameters and an
+ * unknown admin group are refused here, with the known names, before
+ * anything is created or started. */
+static int check_names(cli_opts *o)
 {
   char msg[512];
-  if (morph_place_create_error(o->d.placement, o->d.place_params, o->d.nplace_params, msg,
+  /* The parameters are checked alike for every policy: without -p, any
+   * valid name checks them (morphd picks the backend's default). */
+  const char *policy = o->d.policy ? o->d.policy : "fcfs";
+  morph__backend_names(msg, sizeof msg);
+  if (!listed(msg, o->d.backend)) {
+    fprintf(stderr, "morph daemon: unknown backend '%s' (%s)\n", o->d.backend, msg);
+    return 2;
+  }
+  if (morph_policy_create_error(policy, &o->d.params, msg, sizeof msg) != MORPH_OK ||
+      morph_place_create_error(o->d.placement, o->d.place_params, o->d.nplace_params, msg,
                                sizeof msg) != MORPH_OK) {
     fprintf(stderr, "morph daemon: %s\n", msg);
+    return 2;
+  }
+  if (o->d.admin_group && !getgrnam(o->d.admin_group)) {
+    fprintf(stderr, "morph daemon: --admin-group %s: no such group\n", o->d.admin_group);
     return 2;
   }
   return 0;
@@ -235,7 +261,7 @@ static int parse(cli_opts *o, int argc, char **argv)
   }
   if (optind < argc)
     return bad("unexpected argument", argv[optind]);
-  return check_placement(o) ? 2 : -1;
+  return check_names(o) ? 2 : -1;
 }
 
 /* The state folder: --dir, $MORPH_DIR, else this user's own (root's
@@ -286,6 +312,8 @@ static int stop(const cli_opts *o, morph__cli *cli)
 
 int main(int argc, char **argv)
 {
+  /* getopt's messages begin with argv[0]: the command as typed, not our path. */
+  argv[0] = (char *)"morph daemon";
   cli_opts o;
   int rc = parse(&o, argc, argv);
   if (rc >= 0)

@@ -45,6 +45,8 @@ static int app_points(const char *name, int *size, double *t)
 
 int morph__tool_limits(int argc, char **argv)
 {
+  /* getopt's messages begin with argv[0]: the command as typed. */
+  argv[0] = (char *)"morph sim limits";
   static const struct option opts[] = {{"threshold", required_argument, NULL, 't'},
                                        {"app", required_argument, NULL, 'a'},
                                        {"help", no_argument, NULL, 'h'},

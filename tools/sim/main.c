@@ -271,11 +271,19 @@ static int apply_kind(tool_opts *o)
   return 0;
 }
 
+/* The policy, placement and costs, checked before the workload is read. */
+static int check_config(const tool_opts *o)
+{
+  char why[512];
+  if (morph_sim_config_check(&o->sim, why, sizeof why) == MORPH_OK)
+    return 0;
+  fprintf(stderr, "morph sim: %s\n", why);
+  return -1;
+}
+
 static int load(tool_opts *o, morph_workload *wl)
 {
   int rc;
-  if (apply_kind(o))
-    return -1;
   if (o->json)
     rc = morph_workload_load_json(wl, o->json);
   else if (o->swf)
@@ -357,13 +365,8 @@ static int output(tool_opts *o, morph_report *rep, const morph_sim_stats *st,
 
 static int simulate(tool_opts *o, morph_workload *wl)
 {
-  char why[512];
   morph_sim *sim = NULL;
   morph_report *rep = NULL;
-  if (morph_sim_config_check(&o->sim, why, sizeof why) != MORPH_OK) {
-    fprintf(stderr, "morph sim: %s\n", why);
-    return 2;
-  }
   o->rep.units = o->sim.nodes;
   o->rep.title = o->name;
   int rc = morph_sim_create(&o->sim, &sim);
@@ -381,12 +384,16 @@ static int simulate(tool_opts *o, morph_workload *wl)
 
 int main(int argc, char **argv)
 {
+  /* getopt's messages begin with argv[0]: the command as typed, not our path. */
+  argv[0] = (char *)"morph sim";
   if (argc > 1 && !strcmp(argv[1], "limits"))
     return morph__tool_limits(argc - 1, argv + 1);
   tool_opts o;
   int rc = parse(argc, argv, &o);
   if (rc)
     return rc > 0 ? 0 : 2;
+  if (apply_kind(&o) || check_config(&o))
+    return 2; /* a usage error, found before any file is read */
   morph_workload *wl;
   if (morph_workload_create(&wl) != MORPH_OK)
     return 1;
