@@ -41,6 +41,14 @@ common() {
   grep -q "usage: morph $1" out || fail "morph $1 --help: no usage line on stdout"
 }
 
+# morphd_case PREFIX: a real morphd's case (tests/lib/morphd-case.sh: its
+# folder $T and daemon $D, removed on exit in place of $W).
+morphd_case() {
+  cd / && rm -rf "$W"
+  . "$(dirname "$0")/../lib/morphd-case.sh" "$1"
+  cd "$T" || exit 1
+}
+
 # not_created DIR: a refused command left nothing behind.
 not_created() { [ ! -e "$1" ] || fail "$1 was created before the refusal"; }
 
@@ -143,7 +151,7 @@ case_dispatcher() {
 # launcher is a stand-in that sleeps: no job really runs.
 case_submit_confirms_kind() {
   : "${QUERY:?}" "${BIN:?}"
-  . "$(dirname "$0")/../lib/morphd-case.sh" test-cli-submit
+  morphd_case test-cli-submit
   printf '#!/bin/sh\nexec sleep 60\n' >"$T/launcher"
   chmod +x "$T/launcher"
   start_daemon --slots 8 --launcher "$T/launcher"
@@ -155,6 +163,33 @@ case_submit_confirms_kind() {
     -n 1-3 --max 6
   expect_submit "submitted job 5 (malleable: starts on 1 slot, resized within 1-8, preferring 1)" \
     --max 8
+}
+
+# `morph daemon --stop` returns once morphd has ended, not only its socket:
+# morphd writes its last journal line and closes the journal after removing
+# the socket, and scripts/demo.sh read the journal right after --stop
+# ("database is locked", issue 26). A reader holding the journal's write
+# lock for 2 s makes that last write wait (morphd's busy time-out is 5 s),
+# so a --stop that returns with the socket returns while morphd runs.
+case_daemon_stop_waits_for_exit() {
+  : "${QUERY:?}" "${BIN:?}"
+  morphd_case test-cli-stop
+  local state holder t0=$SECONDS
+  start_daemon --slots 1
+  python3 -c 'import sqlite3, sys, time
+c = sqlite3.connect(sys.argv[1], isolation_level=None)
+c.execute("BEGIN IMMEDIATE"); print("locked", flush=True); time.sleep(2); c.execute("COMMIT")' \
+    "$D/journal.db" >lock.out &
+  holder=$!
+  for _ in $(seq 50); do grep -q locked lock.out && break; sleep 0.1; done
+  grep -q locked lock.out || fail "could not lock the journal"
+  "$MORPH" daemon -d "$D" --stop >/dev/null 2>&1 || fail "--stop failed"
+  state=$(awk '{print $3}' "/proc/$daemon_pid/stat" 2>/dev/null)
+  wait "$holder"
+  [ -z "$state" ] || [ "$state" = Z ] || fail "morphd still running (state $state) when --stop returned"
+  sqlite3 "$D/journal.db" "SELECT count(*) FROM events" >/dev/null 2>err ||
+    fail "the journal cannot be read after --stop: $(cat err)"
+  echo "ok: morphd had ended when --stop returned, $((SECONDS - t0)) s"
 }
 
 # expect_submit LINE SUBMIT-OPTIONS...

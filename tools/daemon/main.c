@@ -2,12 +2,15 @@
  * morph daemon: runs morphd in the foreground (log on stderr), or with
  * --stop asks the running one to stop.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <grp.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -293,20 +296,55 @@ static void more_files(void)
   }
 }
 
+/* The pid of the morphd at the other end of a local connection; 0 over
+ * TCP (another host's) or if unknown. */
+static pid_t peer_pid(int fd)
+{
+  struct ucred cred;
+  socklen_t len = sizeof cred;
+  if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0 || len != sizeof cred)
+    return 0;
+  return cred.pid;
+}
+
+/* 1 once pid has ended: no such process, or a zombie its parent has not
+ * reaped yet (it holds nothing any more). */
+static int ended(pid_t pid)
+{
+  char path[64], buf[512];
+  if (kill(pid, 0) != 0 && errno == ESRCH)
+    return 1;
+  snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+  FILE *f = fopen(path, "r");
+  size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+  if (f)
+    fclose(f);
+  buf[n] = '\0';
+  const char *paren = strrchr(buf, ')');
+  return !f || (paren && paren[1] == ' ' && paren[2] == 'Z');
+}
+
+/* Asks morphd to stop and returns once it has really left: its socket is
+ * gone and, on this host, its process too. The socket goes first and the
+ * journal is closed after it, so a caller that opens the journal (a
+ * script's sqlite3) must wait for the process. */
 static int stop(const cli_opts *o, morph__cli *cli)
 {
   json_t *reply;
   if (morph__cli_connect(cli, 1) != MORPH_OK)
     return 1;
+  pid_t pid = peer_pid(cli->fd);
   int rc = morph__cli_call(cli, json_pack("{s:s, s:b}", "cmd", "shutdown", "kill_jobs",
                                           o->kill_jobs), &reply, 10);
   json_decref(reply);
   morph__cli_close(cli);
   if (rc != MORPH_OK)
     return fprintf(stderr, "morph daemon: %s\n", cli->errmsg), 1;
-  /* The socket disappears when morphd has really left. */
-  for (int i = 0; i < 300 && access(cli->sock, F_OK) == 0; i++)
+  int i = 0;
+  for (; i < 300 && access(cli->sock, F_OK) == 0; i++)
     usleep(100000);
+  for (; pid > 0 && i < 300 && !ended(pid); i++)
+    usleep(20000);
   return 0;
 }
 
