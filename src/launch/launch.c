@@ -197,15 +197,16 @@ int morph__launch_init(struct morph__launch *r, struct morph__launch_opts *o)
   return rc;
 }
 
-/* Open MPI's session folders of the job, here and on the hosts of its
- * hostfiles (session.h), once no process of the job is left: the given
- * one, and a relaunch's, which may have hosts added. */
+/* Open MPI's session folders and shared-memory segments of the job, here
+ * and on the hosts of its hostfiles (session.h), once no process of the
+ * job is left: the given one, and a relaunch's, which may have hosts
+ * added. */
 static void remove_session(struct morph__launch *r)
 {
   const char *base = morph__launch_mpi_session_base(&r->opt->cmd);
   const char *hf[2] = {r->hostfile_given, r->opt->cmd.hostfile};
   for (int i = 0; base && i < 2; i++) {
-    int left = i && hf[1] == hf[0] ? 0 : morph__launch_session_remove(base, hf[i], 10.0);
+    int left = i && hf[1] == hf[0] ? 0 : morph__launch_session_remove(base, hf[i], &r->shm, 10.0);
     if (left > 0)
       morph__say(&r->log, 0, "%s was not removed on %d host(s) of %s", base, left, hf[i]);
   }

@@ -435,12 +435,30 @@ app_no_leftovers() {
   sleep 0.5
   [ -z "$(job_pids)" ] || fail "processes left behind: $(job_pids)"
   [ -z "$(ls "$T"/*.ckpt 2>/dev/null)" ] || fail "checkpoint left behind"
+  no_shm_leftovers
+}
+
+# Open MPI's shared-memory segments (/dev/shm/vader_segment.*): those that
+# appeared since shm_mark and that no process maps (another test's running
+# job maps its own) are the job's leftovers; a killed process leaves its
+# own unless morph run removes them (issue 26). They are removed here too.
+shm_mark() { ls /dev/shm >"$T/shm.before" 2>/dev/null; }
+no_shm_leftovers() {
+  [ -f "$T/shm.before" ] || return 0
+  local f left=""
+  for f in $(ls /dev/shm | grep '^vader_segment\.' | grep -vxFf "$T/shm.before"); do
+    grep -qsF "/dev/shm/$f" /proc/[0-9]*/maps || left="$left $f"
+  done
+  [ -z "$left" ] && return 0
+  (cd /dev/shm && rm -f $left)
+  fail "shared-memory segments left in /dev/shm:$left"
 }
 
 # A rank killed outside any window: the job stops at once (mpirun, with
 # --enable-recovery, would let the others wait for it forever).
 case_app_ompi_crash() {
   check_app
+  shm_mark
   MORPH_CHECKPOINT_DIR=$T timeout 100 "$MORPH" run -v --job-id "$JOB" -n 3 --grace 1 \
     "$RESIZE_CHECK" -n 100000 -s 5 >out 2>err &
   local bg=$! pid
@@ -460,6 +478,7 @@ case_app_ompi_crash() {
 # the grow is rolled back, the monitor does not count it as a crash.
 case_app_ompi_joiner_killed() {
   check_app
+  shm_mark
   MORPH_STEP_TIMEOUT=5 rc_run -n 2 --schedule "4@it20" -- -n 100 -s 5 --fault joiner-die
   expect_rc 0
   [ "$(row 1 | cut -d, -f1,2,3)" = "2,2,live" ] || fail "the grow was not rolled back: $(row 1)"
@@ -473,6 +492,7 @@ case_app_ompi_joiner_killed() {
 # wait --exit-timeout (30 s) for it.
 case_app_ompi_failed_spawn() {
   check_app
+  shm_mark
   echo "localhost slots=2" >hf
   local t0=$SECONDS
   MORPH_STEP_TIMEOUT=5 rc_run -n 2 --hostfile hf --schedule "4@it20,1@it60" -- -n 100 -s 5
