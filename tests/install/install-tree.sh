@@ -89,7 +89,8 @@ contents)
   for f in include/morph.h include/morph/error.h include/morph/dmr.h bin/morph bin/morph-run \
            lib/cmake/morph/morphConfig.cmake lib/cmake/morph/morphConfigVersion.cmake \
            share/man/man1/morph.1.gz share/man/man1/morph-run.1.gz share/doc/morph/README.md \
-           share/doc/morph/install.md "${example#$prefix/}"; do
+           share/doc/morph/install.md share/doc/morph/api/README.md \
+           share/doc/morph/api/morph.md "${example#$prefix/}"; do
     [ -e "$prefix/$f" ] || fail "missing $f"
   done
   for fl in $MORPH_FLAVOURS; do
