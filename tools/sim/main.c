@@ -66,8 +66,10 @@ static void usage(FILE *out)
           "  -o, --out DIR           CSV files and PNG/SVG plots in DIR\n"
           "  --name NAME             prefix of the files and plot title (sim)\n"
           "  --idle-w W (100)  --loaded-w W (340)  --bin SECONDS (60)\n"
-          "  --csv                   one CSV line of totals (--csv-header: with header)\n"
+          "  --csv                   one CSV line of totals\n"
+          "  --csv-header            the same with its header line\n"
           "  --progress              progress on stderr   -q, --quiet\n"
+          "  -h, --help              this text\n"
           "Policies (-p NAME: <start>, <resize> with fcfs starts, or <resize>+<start>):\n");
   for (int i = 0; i < morph_policy_count(); i++)
     fprintf(out, "  %-22s  %s\n", morph_policy_table_name(i), morph_policy_table_description(i));
