@@ -1,10 +1,10 @@
 /*
- * The SQLite journal. WAL mode with synchronous=NORMAL: a killed morphd
- * loses nothing that was committed (only a power cut could lose the last
- * transactions), and readers such as `morph report` never block it.
+ * The SQLite journal: the file, its schema and its rows. WAL mode with
+ * synchronous=FULL: a commit is on the disk before morphd answers or acts
+ * on it, so neither a killed morphd nor a power cut loses an answer given
+ * (docs/morphd.md, "Journal"); readers such as `morph report` never block
+ * it. Transactions and failing writes: journal_tx.c.
  */
-#include "rms/journal.h"
-
 #include <jansson.h>
 #include <sqlite3.h>
 #include <stdarg.h>
@@ -13,12 +13,7 @@
 #include <string.h>
 
 #include "morph/error.h"
-
-struct morph__journal {
-  sqlite3 *db;
-  int depth; /* nested morph__journal_begin calls */
-  char errmsg[512];
-};
+#include "rms/journal_priv.h"
 
 static const char schema[] =
   "CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);"
@@ -38,15 +33,46 @@ static const char schema[] =
   " text TEXT);"
   "CREATE TABLE IF NOT EXISTS nodes(host TEXT PRIMARY KEY, t REAL, beats TEXT, p REAL);";
 
-static int fail(morph__journal *j, const char *what)
+/* SQLite's result in words a user acts on, with errno's when there is one. */
+static void reason(sqlite3 *db, char *buf, size_t size)
 {
-  snprintf(j->errmsg, sizeof j->errmsg, "journal: %.200s: %.200s", what, sqlite3_errmsg(j->db));
+  int code = sqlite3_extended_errcode(db) & 0xff, sys = sqlite3_system_errno(db);
+  const char *w = code == SQLITE_FULL       ? "disk full"
+                  : code == SQLITE_IOERR    ? "I/O error"
+                  : code == SQLITE_READONLY ? "read-only"
+                  : code == SQLITE_PERM     ? "permission denied"
+                  : code == SQLITE_CANTOPEN ? "cannot open the file"
+                  : code == SQLITE_NOTADB   ? "not an SQLite database"
+                  : code == SQLITE_CORRUPT  ? "damaged (database disk image is malformed)"
+                  : code == SQLITE_BUSY     ? "locked by another process"
+                                            : sqlite3_errmsg(db);
+  if (sys && code != SQLITE_NOTADB && code != SQLITE_CORRUPT)
+    snprintf(buf, size, "%s (%s)", w, strerror(sys));
+  else
+    snprintf(buf, size, "%s", w);
+}
+
+int morph__journal_fail(morph__journal *j, const char *what)
+{
+  char why[200];
+  reason(j->db, why, sizeof why);
+  snprintf(j->errmsg, sizeof j->errmsg, "journal %.200s: %.80s: %.160s", j->path, what, why);
   return MORPH_EIO;
 }
 
-static int exec(morph__journal *j, const char *sql)
+int morph__journal_exec(morph__journal *j, const char *sql, const char *what)
 {
-  return sqlite3_exec(j->db, sql, NULL, NULL, NULL) == SQLITE_OK ? MORPH_OK : fail(j, sql);
+  return sqlite3_exec(j->db, sql, NULL, NULL, NULL) == SQLITE_OK ? MORPH_OK
+                                                                  : morph__journal_fail(j, what);
+}
+
+/* 1 if `sql`, which names a column, compiles: the file has that column. */
+static int has_column(morph__journal *j, const char *sql)
+{
+  sqlite3_stmt *st = NULL;
+  int has = sqlite3_prepare_v2(j->db, sql, -1, &st, NULL) == SQLITE_OK;
+  sqlite3_finalize(st);
+  return has;
 }
 
 /* Version 1 (before the backend seam) had no jobs.rz_phase: add it. Its
@@ -54,27 +80,67 @@ static int exec(morph__journal *j, const char *sql)
  * turns into what version 1 meant. */
 static int migrate(morph__journal *j)
 {
-  sqlite3_stmt *st = NULL;
-  int has = sqlite3_prepare_v2(j->db, "SELECT rz_phase FROM jobs LIMIT 0", -1, &st, NULL) ==
-            SQLITE_OK;
-  sqlite3_finalize(st);
-  int rc = has ? MORPH_OK
-               : exec(j, "ALTER TABLE jobs ADD COLUMN rz_phase TEXT NOT NULL DEFAULT ''");
+  const char *what = "cannot add a column to an older journal";
+  int rc = has_column(j, "SELECT rz_phase FROM jobs LIMIT 0")
+               ? MORPH_OK
+               : morph__journal_exec(j, "ALTER TABLE jobs ADD COLUMN rz_phase TEXT NOT NULL DEFAULT ''", what);
   /* Before a job could give its communication matrix: none. */
-  st = NULL;
-  has = sqlite3_prepare_v2(j->db, "SELECT traffic FROM jobs LIMIT 0", -1, &st, NULL) == SQLITE_OK;
-  sqlite3_finalize(st);
-  if (rc == MORPH_OK && !has)
-    rc = exec(j, "ALTER TABLE jobs ADD COLUMN traffic TEXT NOT NULL DEFAULT ''");
+  if (rc == MORPH_OK && !has_column(j, "SELECT traffic FROM jobs LIMIT 0"))
+    rc = morph__journal_exec(j, "ALTER TABLE jobs ADD COLUMN traffic TEXT NOT NULL DEFAULT ''", what);
   /* Before the report turned a Slurm job's processes into nodes: 0, unknown. */
-  st = NULL;
-  has = sqlite3_prepare_v2(j->db, "SELECT ppu FROM jobs LIMIT 0", -1, &st, NULL) == SQLITE_OK;
-  sqlite3_finalize(st);
-  if (rc == MORPH_OK && !has)
-    rc = exec(j, "ALTER TABLE jobs ADD COLUMN ppu INT NOT NULL DEFAULT 0");
+  if (rc == MORPH_OK && !has_column(j, "SELECT ppu FROM jobs LIMIT 0"))
+    rc = morph__journal_exec(j, "ALTER TABLE jobs ADD COLUMN ppu INT NOT NULL DEFAULT 0", what);
   char version[16];
   snprintf(version, sizeof version, "%d", MORPH__JOURNAL_VERSION);
   return rc == MORPH_OK ? morph__journal_meta_set(j, "version", version) : rc;
+}
+
+/* One value of a one-row query into *n (text into buf if given). */
+static int query_one(morph__journal *j, const char *sql, long long *n, char *buf, size_t size)
+{
+  sqlite3_stmt *st = NULL;
+  int rc = sqlite3_prepare_v2(j->db, sql, -1, &st, NULL) == SQLITE_OK &&
+                   sqlite3_step(st) == SQLITE_ROW
+               ? MORPH_OK
+               : MORPH_EIO;
+  if (rc == MORPH_OK && n)
+    *n = sqlite3_column_int64(st, 0);
+  if (rc == MORPH_OK && buf)
+    snprintf(buf, size, "%s", sqlite3_column_text(st, 0) ? (const char *)sqlite3_column_text(st, 0) : "");
+  sqlite3_finalize(st);
+  return rc;
+}
+
+/* The file is an SQLite database (its first read fails otherwise), is
+ * empty or morph's (it has the meta table), and is not damaged. */
+static int check_file(morph__journal *j)
+{
+  long long tables = 0, meta = 0;
+  if (query_one(j, "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'", &tables, NULL, 0) ||
+      query_one(j, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'meta'", &meta, NULL, 0))
+    return morph__journal_fail(j, "cannot be read");
+  if (tables > 0 && meta == 0) {
+    snprintf(j->errmsg, sizeof j->errmsg, "journal %.200s: an SQLite database, but not a morph "
+             "journal (no meta table): name another file", j->path);
+    return MORPH_EIO;
+  }
+  char ok[200];
+  if (query_one(j, "PRAGMA quick_check(1)", NULL, ok, sizeof ok))
+    return morph__journal_fail(j, "cannot be checked");
+  if (strcmp(ok, "ok") == 0)
+    return MORPH_OK;
+  snprintf(j->errmsg, sizeof j->errmsg, "journal %.200s: damaged (PRAGMA quick_check: %.150s): move "
+           "it aside to start a new one, or restore a copy", j->path, ok);
+  return MORPH_EIO;
+}
+
+/* Journal mode, tables, migration: what a writer needs. */
+static int set_up(morph__journal *j)
+{
+  int rc = morph__journal_exec(j, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;", "cannot be set up");
+  if (rc == MORPH_OK)
+    rc = morph__journal_exec(j, schema, "cannot create its tables");
+  return rc == MORPH_OK ? migrate(j) : rc;
 }
 
 int morph__journal_open(const char *path, int readonly, morph__journal **out, char *err,
@@ -84,18 +150,17 @@ int morph__journal_open(const char *path, int readonly, morph__journal **out, ch
   morph__journal *j = calloc(1, sizeof *j);
   if (!j)
     return MORPH_ENOMEM;
+  snprintf(j->path, sizeof j->path, "%s", path);
   int flags = readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
-  int rc = sqlite3_open_v2(path, &j->db, flags, NULL) == SQLITE_OK ? MORPH_OK : MORPH_EIO;
-  if (rc != MORPH_OK)
-    fail(j, path);
+  int rc = sqlite3_open_v2(path, &j->db, flags, NULL) == SQLITE_OK
+               ? MORPH_OK
+               : morph__journal_fail(j, "cannot be opened");
   /* A second writer (an old morphd) waits a little instead of failing. */
   sqlite3_busy_timeout(j->db, 5000);
+  if (rc == MORPH_OK)
+    rc = check_file(j);
   if (rc == MORPH_OK && !readonly)
-    rc = exec(j, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;");
-  if (rc == MORPH_OK && !readonly)
-    rc = exec(j, schema);
-  if (rc == MORPH_OK && !readonly)
-    rc = migrate(j);
+    rc = set_up(j);
   if (rc != MORPH_OK) {
     snprintf(err, errsize, "%s", j->errmsg);
     morph__journal_close(j);
@@ -109,6 +174,7 @@ void morph__journal_close(morph__journal *j)
 {
   if (!j)
     return;
+  morph__journal_tx_free(j);
   sqlite3_close(j->db);
   free(j);
 }
@@ -123,18 +189,9 @@ struct sqlite3 *morph__journal_db(morph__journal *j)
   return j->db;
 }
 
-int morph__journal_begin(morph__journal *j)
+void morph__journal_set_log(morph__journal *j, const morph__sayer *log)
 {
-  if (j->depth++ > 0)
-    return MORPH_OK;
-  return exec(j, "BEGIN");
-}
-
-int morph__journal_commit(morph__journal *j)
-{
-  if (j->depth == 0 || --j->depth > 0)
-    return MORPH_OK;
-  return exec(j, "COMMIT");
+  j->log = log;
 }
 
 /* Prepares sql; on failure records the message and returns NULL. */
@@ -142,20 +199,15 @@ static sqlite3_stmt *prep(morph__journal *j, const char *sql)
 {
   sqlite3_stmt *st = NULL;
   if (sqlite3_prepare_v2(j->db, sql, -1, &st, NULL) != SQLITE_OK) {
-    fail(j, sql);
+    morph__journal_fail(j, "cannot prepare a statement");
     return NULL;
   }
   return st;
 }
 
-/* Steps a write statement to its end and finalizes it. */
 static int run(morph__journal *j, sqlite3_stmt *st, const char *what)
 {
-  if (!st)
-    return MORPH_EIO;
-  int rc = sqlite3_step(st) == SQLITE_DONE ? MORPH_OK : fail(j, what);
-  sqlite3_finalize(st);
-  return rc;
+  return morph__journal_write(j, st, what);
 }
 
 int morph__journal_meta_set(morph__journal *j, const char *key, const char *value)
@@ -165,7 +217,7 @@ int morph__journal_meta_set(morph__journal *j, const char *key, const char *valu
     sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(st, 2, value, -1, SQLITE_TRANSIENT);
   }
-  return run(j, st, "meta");
+  return run(j, st, "cannot write a setting");
 }
 
 /* The text the one-parameter query `sql` selects for key, into buf ("" if
@@ -204,7 +256,7 @@ int morph__journal_node_save(morph__journal *j, const char *host, double t, cons
     sqlite3_bind_text(st, 3, beats, -1, SQLITE_TRANSIENT);
     sqlite3_bind_double(st, 4, p);
   }
-  return run(j, st, "nodes");
+  return run(j, st, "cannot write a node's heartbeats");
 }
 
 int morph__journal_node_load(morph__journal *j, const char *host, char *beats, size_t size)
@@ -244,7 +296,7 @@ int morph__journal_resize_begin(morph__journal *j, int id, int64_t job, morph__r
     sqlite3_bind_int(st, 7, depends);
     sqlite3_bind_double(st, 8, t);
   }
-  return run(j, st, "resize");
+  return run(j, st, "cannot write a resize");
 }
 
 int morph__journal_resize_end(morph__journal *j, int id, double t, int outcome, int new_size,
@@ -260,7 +312,7 @@ int morph__journal_resize_end(morph__journal *j, int id, double t, int outcome, 
     sqlite3_bind_text(st, 5, text ? text : "", -1, SQLITE_TRANSIENT);
     sqlite3_bind_int(st, 6, id);
   }
-  return run(j, st, "resize end");
+  return run(j, st, "cannot write the end of a resize");
 }
 
 int morph__journal_size(morph__journal *j, int64_t job, double t, int size)
@@ -271,7 +323,7 @@ int morph__journal_size(morph__journal *j, int64_t job, double t, int size)
     sqlite3_bind_double(st, 2, t);
     sqlite3_bind_int(st, 3, size);
   }
-  return run(j, st, "size");
+  return run(j, st, "cannot write a size");
 }
 
 int morph__journal_event(morph__journal *j, double t, int64_t job, const char *kind,
@@ -289,5 +341,5 @@ int morph__journal_event(morph__journal *j, double t, int64_t job, const char *k
     sqlite3_bind_text(st, 3, kind, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(st, 4, text, -1, SQLITE_TRANSIENT);
   }
-  return run(j, st, "event");
+  return run(j, st, "cannot write an event");
 }
