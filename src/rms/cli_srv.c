@@ -120,7 +120,7 @@ static int record(morph__daemon *d, morph__job *j)
  * client told why. */
 static void not_recorded(morph__daemon *d, int i, morph__job *j)
 {
-  morph__say(&d->log, 0, "submission refused: %s", morph__journal_errmsg(d->journal));
+  morph__say(&d->log, 1, "submission refused: %s", morph__journal_errmsg(d->journal));
   morph__job_forget(d, j);
   reply_error(d, i, MORPH_EIO, "%s; the job is not submitted", morph__journal_errmsg(d->journal));
 }

@@ -148,6 +148,19 @@ static int load_one(void *ctx, morph__job *job)
   return morph__job_add(d, j);
 }
 
+/* Starts that waited for a shrink which is over (morphd stopped after
+ * journaling its release, before starting them) go back to the queue. */
+static void requeue_orphans(morph__daemon *d)
+{
+  for (int i = 0; i < d->njobs; i++) {
+    int id = d->jobs[i]->state == MORPH__J_STARTING ? d->jobs[i]->rz_id : 0, live = 0;
+    for (int k = 0; id && k < d->njobs; k++)
+      live |= d->jobs[k]->state == MORPH__J_RUNNING && d->jobs[k]->rz_id == id;
+    if (id && !live)
+      morph__jobs_requeue(d, id, "was over when morphd restarted");
+  }
+}
+
 /* The backend books again what the journal's live jobs hold, and the
  * resizes they had in flight go on. A running job without a pid is
  * started (again): its start marker tells the backend whether it got as
@@ -164,6 +177,7 @@ static int adopt(morph__daemon *d)
       return fail(d, rc, "%s", err);
   }
   morph__journal_begin(d->journal);
+  requeue_orphans(d);
   for (int i = 0; i < d->njobs; i++)
     if (unstarted(d, d->jobs[i]))
       morph__start_act(d, d->jobs[i], 0, "restart");
