@@ -111,11 +111,31 @@ static int query_one(morph__journal *j, const char *sql, long long *n, char *buf
   return rc;
 }
 
-/* The file is an SQLite database (its first read fails otherwise), is
- * empty or morph's (it has the meta table), and is not damaged. */
+/* A file that exists and is not empty starts with SQLite's header (SQLite
+ * itself would take a short text file for an empty database and write
+ * over it). */
+static int sqlite_header(morph__journal *j)
+{
+  static const char magic[16] = "SQLite format 3";
+  char head[16];
+  FILE *f = fopen(j->path, "rb");
+  size_t n = f ? fread(head, 1, sizeof head, f) : 0;
+  if (f)
+    fclose(f);
+  if (n == 0 || (n == sizeof head && !memcmp(head, magic, sizeof magic)))
+    return MORPH_OK;
+  snprintf(j->errmsg, sizeof j->errmsg, "journal %.200s: not an SQLite database (no SQLite "
+           "header): name another file", j->path);
+  return MORPH_EIO;
+}
+
+/* The file is an SQLite database, is empty or morph's (it has the meta
+ * table), and is not damaged. */
 static int check_file(morph__journal *j)
 {
   long long tables = 0, meta = 0;
+  if (sqlite_header(j) != MORPH_OK)
+    return MORPH_EIO;
   if (query_one(j, "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'", &tables, NULL, 0) ||
       query_one(j, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'meta'", &meta, NULL, 0))
     return morph__journal_fail(j, "cannot be read");
@@ -129,6 +149,8 @@ static int check_file(morph__journal *j)
     return morph__journal_fail(j, "cannot be checked");
   if (strcmp(ok, "ok") == 0)
     return MORPH_OK;
+  for (char *c = ok; *c; c++)
+    *c = *c == '\n' ? ' ' : *c;
   snprintf(j->errmsg, sizeof j->errmsg, "journal %.200s: damaged (PRAGMA quick_check: %.150s): move "
            "it aside to start a new one, or restore a copy", j->path, ok);
   return MORPH_EIO;

@@ -167,7 +167,10 @@ int morph__journal_write(morph__journal *j, struct sqlite3_stmt *st, const char 
   int rc = now && sqlite3_step(st) != SQLITE_DONE ? morph__journal_fail(j, what) : MORPH_OK;
   sqlite3_finalize(st);
   if (in_tx) {
-    j->tx_failed |= rc != MORPH_OK || !sql || sqlv_push(&j->tx, sql) != MORPH_OK;
+    int noted = sql && sqlv_push(&j->tx, sql) == MORPH_OK;
+    if (!noted)
+      sqlite3_free(sql);
+    j->tx_failed |= rc != MORPH_OK || !noted;
     return rc;
   }
   if (now && rc == MORPH_OK) {
