@@ -33,39 +33,6 @@ static const char schema[] =
   " text TEXT);"
   "CREATE TABLE IF NOT EXISTS nodes(host TEXT PRIMARY KEY, t REAL, beats TEXT, p REAL);";
 
-/* SQLite's result in words a user acts on, with errno's when there is one. */
-static void reason(sqlite3 *db, char *buf, size_t size)
-{
-  int code = sqlite3_extended_errcode(db) & 0xff, sys = sqlite3_system_errno(db);
-  const char *w = code == SQLITE_FULL       ? "disk full"
-                  : code == SQLITE_IOERR    ? "I/O error"
-                  : code == SQLITE_READONLY ? "read-only"
-                  : code == SQLITE_PERM     ? "permission denied"
-                  : code == SQLITE_CANTOPEN ? "cannot open the file"
-                  : code == SQLITE_NOTADB   ? "not an SQLite database"
-                  : code == SQLITE_CORRUPT  ? "damaged (database disk image is malformed)"
-                  : code == SQLITE_BUSY     ? "locked by another process"
-                                            : sqlite3_errmsg(db);
-  if (sys && code != SQLITE_NOTADB && code != SQLITE_CORRUPT)
-    snprintf(buf, size, "%s (%s)", w, strerror(sys));
-  else
-    snprintf(buf, size, "%s", w);
-}
-
-int morph__journal_fail(morph__journal *j, const char *what)
-{
-  char why[200];
-  reason(j->db, why, sizeof why);
-  snprintf(j->errmsg, sizeof j->errmsg, "journal %.200s: %.80s: %.160s", j->path, what, why);
-  return MORPH_EIO;
-}
-
-int morph__journal_exec(morph__journal *j, const char *sql, const char *what)
-{
-  return sqlite3_exec(j->db, sql, NULL, NULL, NULL) == SQLITE_OK ? MORPH_OK
-                                                                  : morph__journal_fail(j, what);
-}
-
 /* 1 if `sql`, which names a column, compiles: the file has that column. */
 static int has_column(morph__journal *j, const char *sql)
 {

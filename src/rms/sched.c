@@ -184,16 +184,22 @@ static void plan(morph__daemon *d, snap_buf *b, morph__batch *batch, int i, int 
   morph__alloc pieces;
   morph__alloc_init(&pieces);
   pieces_of(&d->acts, a, &pieces);
-  if (start && (s->rz = morph__start_plan(d, job, &pieces, a->to)) > 0)
-    s->act = MORPH__ACT_START, issued[i] = 1;
-  else if (a->op == MORPH_POLICY_START && !start)
+  int to = a->to * job->ppu; /* resizes count processes from here on */
+  if (start) {
+    s->act = MORPH__ACT_START;
+    s->rz = morph__start_plan(d, job, &pieces, a->to);
+  } else if (a->op == MORPH_POLICY_START) {
     start_later(d, job, &pieces, a->to, issued[a->depends]);
-  else if (a->op == MORPH_POLICY_EXPAND) /* sizes in processes from here on */
-    s->act = MORPH__ACT_EXPAND,
-    s->rz = issued[i] = morph__resize_expand_plan(d, job, a->to * job->ppu, &pieces);
-  else if (a->op == MORPH_POLICY_SHRINK)
-    s->act = MORPH__ACT_SHRINK,
-    s->rz = issued[i] = morph__resize_shrink_plan(d, job, a->to * job->ppu, &pieces);
+  } else if (a->op == MORPH_POLICY_EXPAND) {
+    s->act = MORPH__ACT_EXPAND;
+    s->rz = morph__resize_expand_plan(d, job, to, &pieces);
+  } else if (a->op == MORPH_POLICY_SHRINK) {
+    s->act = MORPH__ACT_SHRINK;
+    s->rz = morph__resize_shrink_plan(d, job, to, &pieces);
+  }
+  if (s->rz <= 0) /* nothing planned */
+    s->act = MORPH__ACT_NONE, s->rz = 0;
+  issued[i] = s->act == MORPH__ACT_START ? 1 : s->rz;
   morph__alloc_free(&pieces);
 }
 
@@ -209,14 +215,14 @@ static void carry_out(morph__daemon *d, snap_buf *b, int *issued)
   if (morph__batch_commit(d, &batch) == MORPH_OK) {
     int shrinks = 0;
     for (int i = 0; i < batch.n; i++)
-      shrinks += batch.v[i].act == MORPH__ACT_SHRINK && batch.v[i].rz;
+      shrinks += batch.v[i].act == MORPH__ACT_SHRINK;
     if (shrinks)
       morph__crash_point(d, "shrink", "journaled");
     for (int i = 0; i < batch.n; i++) {
       morph__step *s = &batch.v[i];
-      if (s->act == MORPH__ACT_EXPAND && s->rz)
+      if (s->act == MORPH__ACT_EXPAND)
         morph__resize_expand_ask(d, s->job);
-      else if (s->act == MORPH__ACT_SHRINK && s->rz)
+      else if (s->act == MORPH__ACT_SHRINK)
         morph__resize_shrink_send(d, s->job);
     }
     morph__batch_start(d, &batch, "start");

@@ -9,12 +9,6 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib/morphd-case.sh" morph-durable
 
-fail() {
-  echo "FAIL: $*"
-  [ -f "$T/morphd.log" ] && { echo "--- morphd log"; tail -40 "$T/morphd.log"; }
-  exit 1
-}
-
 q() { "$QUERY" "${J:-$D/journal.db}" "$1"; }
 
 # Besides the library's cleanup: the morph runs named by start markers

@@ -26,13 +26,14 @@
 #include "morph/error.h"
 #include "rms/launch.h"
 #include "rms/morphd.h"
+#include "daemon-rig.h"
 
-/* One node of 4 slots; what morphd asked of it. */
+/* One node of 4 slots; what morphd asked of it. Its events are handed to
+ * morphd's handlers by the tests themselves. */
 typedef struct counter {
   morph__backend base;
   morph__node node;
-  morph__backend_event q[4];
-  int nq, starts, holds;
+  int starts, holds;
 } counter;
 
 static counter *self(morph__backend *b)
@@ -83,26 +84,15 @@ static void c_drop(morph__backend *b, const morph__job *job)
   book(self(b), &job->extra, -1);
 }
 
-static int c_next(morph__backend *b, morph__backend_event *ev)
-{
-  counter *c = self(b);
-  if (c->nq == 0)
-    return 0;
-  *ev = c->q[0];
-  memmove(c->q, c->q + 1, (size_t)(--c->nq) * sizeof *c->q);
-  return 1;
-}
-
 static const morph__backend_ops counter_ops = {
   .name = "counter", .close = c_close, .read = c_read, .start = c_start, .hold = c_hold,
-  .release = c_release, .drop = c_drop, .next = c_next,
+  .release = c_release, .drop = c_drop,
 };
 
 typedef struct rig {
   counter c;
   morph__daemon d;
-  int peer; /* the other end of client 0 */
-  char dir[64], path[128];
+  daemon_rig t;
 } rig;
 
 static rig *rig_new(void)
@@ -111,36 +101,14 @@ static rig *rig_new(void)
   assert_non_null(r);
   r->c.base.ops = &counter_ops;
   r->c.node = (morph__node){.host = "localhost", .slots = 4};
-  morph__daemon *d = &r->d;
-  d->log = (morph__sayer){.prog = "test-durability"};
-  d->be = &r->c.base;
-  d->next_job = d->next_resize = 1;
-  d->listen_fd = -1;
-  for (int i = 0; i < MORPH__MAX_CLIENTS; i++)
-    d->clients[i].fd = -1;
-  snprintf(r->dir, sizeof r->dir, "/tmp/test-durability-XXXXXX");
-  assert_non_null(mkdtemp(r->dir));
-  snprintf(r->path, sizeof r->path, "%s/journal.db", r->dir);
-  snprintf(d->jpath, sizeof d->jpath, "%s", r->path);
-  char err[256];
-  assert_int_equal(morph__journal_open(r->path, 0, &d->journal, err, sizeof err), MORPH_OK);
-  assert_int_equal(morph_policy_create("dmr+easy", NULL, &d->policy), MORPH_OK);
-  assert_int_equal(morph_place_create("firstfit", NULL, 0, &d->place), MORPH_OK);
-  morph_policy_actions_init(&d->acts);
-  int sv[2];
-  assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
-  d->clients[0] = (morph__client){.fd = sv[0], .type = MORPH__C_CLI, .buf = malloc(16)};
-  r->peer = sv[1];
+  daemon_rig_open(&r->t, &r->d, &r->c.base, "test-durability", MORPH__C_CLI);
+  assert_int_equal(morph_place_create("firstfit", NULL, 0, &r->d.place), MORPH_OK);
   return r;
 }
 
 static void rig_free(rig *r)
 {
-  morph__daemon_fini(&r->d);
-  close(r->peer);
-  char cmd[128];
-  snprintf(cmd, sizeof cmd, "rm -rf %s", r->dir);
-  assert_int_equal(system(cmd), 0);
+  daemon_rig_close(&r->t, &r->d);
   free(r);
 }
 
@@ -169,19 +137,9 @@ static long long in_file(const char *path, const char *sql)
 /* A job of the table in `state` on `alloc` (""). */
 static morph__job *job_add(rig *r, morph__jstate state, const char *alloc)
 {
-  morph__job *j = calloc(1, sizeof *j);
-  assert_non_null(j);
-  morph__job_init(j);
-  const char *argv[] = {"/bin/app"};
-  morph__job_set_argv(j, 1, argv);
+  morph__job *j = daemon_rig_job(&r->d, state, alloc);
   j->cwd = strdup("/"), j->out = strdup("/dev/null"), j->err = strdup("/dev/null");
-  j->id = r->d.next_job;
-  j->kind = MORPH_KIND_MALLEABLE;
-  j->req_min = j->req_max = 2, j->min = 1, j->pref = 2, j->max = 4;
-  j->state = state;
   j->pid = state == MORPH__J_RUNNING ? 77 : 0;
-  assert_int_equal(morph__alloc_parse(&j->alloc, alloc), MORPH_OK);
-  j->size = morph__alloc_total(&j->alloc);
   book(&r->c, &j->alloc, 1);
   assert_int_equal(morph__job_add(&r->d, j), MORPH_OK);
   morph__job_save(&r->d, j);
@@ -211,14 +169,14 @@ static void journal_failed_commit_first_keeps_nothing_names_file(void **state)
   morph__journal_meta_set(j, "big", big);
   assert_int_equal(morph__journal_commit_first(j), MORPH_EIO);
   char want[256];
-  snprintf(want, sizeof want, "journal %s: cannot write a setting: disk full", r->path);
+  snprintf(want, sizeof want, "journal %s: cannot write a setting: disk full", r->t.path);
   assert_string_equal(morph__journal_errmsg(j), want);
   assert_int_equal(morph__journal_writable(j), 0); /* not before the retry */
   assert_int_equal(sqlite3_exec(morph__journal_db(j), "PRAGMA max_page_count=100000", NULL, NULL,
                                 NULL), SQLITE_OK);
   after_retry();
   assert_int_equal(morph__journal_writable(j), 1);
-  assert_int_equal(in_file(r->path, "SELECT COUNT(*) FROM events"), 0);
+  assert_int_equal(in_file(r->t.path, "SELECT COUNT(*) FROM events"), 0);
   rig_free(r);
 }
 
@@ -238,12 +196,12 @@ static void journal_kept_writes_reach_the_file_in_order(void **state)
   a->state = MORPH__J_COMPLETED;
   morph__job_save(&r->d, a); /* outside a transaction: after the kept ones */
   writes_fail(r->d.journal, 0);
-  assert_int_equal(in_file(r->path, "SELECT COUNT(*) FROM events"), 0);
+  assert_int_equal(in_file(r->t.path, "SELECT COUNT(*) FROM events"), 0);
   assert_int_equal(morph__journal_writable(r->d.journal), 0);
   after_retry();
   assert_int_equal(morph__journal_writable(r->d.journal), 1);
-  assert_int_equal(in_file(r->path, "SELECT COUNT(*) FROM events WHERE kind = 'end'"), 1);
-  assert_int_equal(in_file(r->path, "SELECT state = 'completed' FROM jobs"), 1);
+  assert_int_equal(in_file(r->t.path, "SELECT COUNT(*) FROM events WHERE kind = 'end'"), 1);
+  assert_int_equal(in_file(r->t.path, "SELECT state = 'completed' FROM jobs"), 1);
   rig_free(r);
 }
 
@@ -310,7 +268,7 @@ static void journal_refuses_foreign_or_damaged_files_naming_them(void **state)
 /* The reply client 0 got, as one line. */
 static void reply(rig *r, char *buf, size_t size)
 {
-  ssize_t n = recv(r->peer, buf, size - 1, MSG_DONTWAIT);
+  ssize_t n = recv(r->t.peer, buf, size - 1, MSG_DONTWAIT);
   buf[n > 0 ? n : 0] = '\0';
 }
 
@@ -328,7 +286,7 @@ static void submit_refused_and_forgotten_when_not_journaled(void **state)
   reply(r, line, sizeof line);
   assert_non_null(strstr(line, "\"ok\":false"));
   assert_non_null(strstr(line, "read-only; the job is not submitted"));
-  assert_non_null(strstr(line, r->path));
+  assert_non_null(strstr(line, r->t.path));
   assert_int_equal(r->d.njobs, 0);
   assert_int_equal(r->d.next_job, 1);
   morph__cli_request(&r->d, 0, req); /* before the retry: refused at once */
@@ -339,7 +297,7 @@ static void submit_refused_and_forgotten_when_not_journaled(void **state)
   morph__cli_request(&r->d, 0, req);
   reply(r, line, sizeof line);
   assert_non_null(strstr(line, "\"id\":1"));
-  assert_int_equal(in_file(r->path, "SELECT COUNT(*) FROM jobs"), 1);
+  assert_int_equal(in_file(r->t.path, "SELECT COUNT(*) FROM jobs"), 1);
   json_decref(req);
   rig_free(r);
 }
@@ -363,7 +321,7 @@ static void decision_undone_when_not_journaled(void **state)
   after_retry();
   assert_int_equal(morph__sched_decide(&r->d), MORPH_OK);
   assert_int_equal(r->c.starts, 1);
-  assert_int_equal(in_file(r->path, "SELECT pid FROM jobs"), 1001);
+  assert_int_equal(in_file(r->t.path, "SELECT pid FROM jobs"), 1001);
   assert_int_equal(morph__jobs_check_books(&r->d), MORPH_OK);
   rig_free(r);
 }
@@ -385,8 +343,8 @@ static void waiter_requeued_when_its_start_not_journaled(void **state)
   morph__alloc_parse(&next->plan, "0:2");
   writes_fail(r->d.journal, 1);
   book(&r->c, &big->plan, -1); /* the backend frees them, then says so */
-  r->c.q[r->c.nq++] = (morph__backend_event){.kind = MORPH__BE_RELEASED, .job = big->id, .req = 5};
-  morph__events_drain(&r->d);
+  morph__backend_event ev = {.kind = MORPH__BE_RELEASED, .job = big->id, .req = 5};
+  morph__resize_released(&r->d, big, &ev);
   assert_int_equal(big->rz_id, 0);
   assert_int_equal(next->state, MORPH__J_PENDING);
   assert_int_equal(r->c.starts, 0);
@@ -394,8 +352,8 @@ static void waiter_requeued_when_its_start_not_journaled(void **state)
   writes_fail(r->d.journal, 0);
   after_retry();
   assert_int_equal(morph__journal_writable(r->d.journal), 1);
-  assert_int_equal(in_file(r->path, "SELECT COUNT(*) FROM jobs WHERE state = 'pending'"), 1);
-  assert_int_equal(in_file(r->path, "SELECT COUNT(*) FROM jobs WHERE rz_id != 0"), 0);
+  assert_int_equal(in_file(r->t.path, "SELECT COUNT(*) FROM jobs WHERE state = 'pending'"), 1);
+  assert_int_equal(in_file(r->t.path, "SELECT COUNT(*) FROM jobs WHERE rz_id != 0"), 0);
   rig_free(r);
 }
 
@@ -428,16 +386,15 @@ static void job_end_kept_and_written_when_journal_recovers(void **state)
   rig *r = rig_new();
   morph__job *a = job_add(r, MORPH__J_RUNNING, "0:2");
   writes_fail(r->d.journal, 1);
-  r->c.q[r->c.nq++] = (morph__backend_event){.kind = MORPH__BE_ENDED, .job = a->id, .known = 1};
-  morph__events_drain(&r->d);
+  morph__job_end(&r->d, a, 0, NULL); /* its processes are gone, status 0 */
   assert_int_equal(a->state, MORPH__J_COMPLETED);
   assert_int_equal(r->c.node.used, 0);
-  assert_int_equal(in_file(r->path, "SELECT state = 'running' FROM jobs"), 1);
+  assert_int_equal(in_file(r->t.path, "SELECT state = 'running' FROM jobs"), 1);
   writes_fail(r->d.journal, 0);
   after_retry();
   assert_int_equal(morph__journal_writable(r->d.journal), 1);
-  assert_int_equal(in_file(r->path, "SELECT state = 'completed' FROM jobs"), 1);
-  assert_int_equal(in_file(r->path, "SELECT COUNT(*) FROM sizes WHERE size = 0"), 1);
+  assert_int_equal(in_file(r->t.path, "SELECT state = 'completed' FROM jobs"), 1);
+  assert_int_equal(in_file(r->t.path, "SELECT COUNT(*) FROM sizes WHERE size = 0"), 1);
   rig_free(r);
 }
 

@@ -4,12 +4,20 @@
 # the daemon's folder $D, and on exit, whatever happens, stops the daemon
 # started into $daemon_pid, its jobs and their process groups, and removes
 # $T (kept when KEEP is set). start_daemon ARGS... starts morphd on $D and
-# waits for it (at most 10 s; the sourcing script's fail() on timeout).
+# waits for it (at most 10 s; fail() on timeout). fail MESSAGE prints
+# "FAIL: MESSAGE" and the end of morphd's log and exits 1; a script may
+# define its own after sourcing this.
 # The journal is $J when the case sets it (--journal), else $D/journal.db.
 : "${MORPH:?}" "${QUERY:?}" "${BIN:?}"
 T=$(mktemp -d "/tmp/$1.XXXXXX")
 D=$T/d
 daemon_pid=
+
+fail() {
+  echo "FAIL: $*"
+  [ -f "$T/morphd.log" ] && { echo "--- morphd log"; tail -40 "$T/morphd.log"; }
+  exit 1
+}
 
 cleanup() {
   if [ -n "$daemon_pid" ] && kill -0 "$daemon_pid" 2>/dev/null; then
@@ -36,8 +44,7 @@ start_daemon() {
 }
 
 # journal_wait SECONDS SQL EXPECTED: polls the journal ($J, default
-# $D/journal.db) until SQL prints EXPECTED; the sourcing script's fail()
-# when it does not in time.
+# $D/journal.db) until SQL prints EXPECTED; fail() when it does not in time.
 journal_wait() {
   local until=$((SECONDS + $1)) got=
   while [ $SECONDS -lt "$until" ]; do
