@@ -18,6 +18,6 @@ set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # A launcher to run the jobs, and what the plots and the compile line need.
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "openmpi-bin | mpich")
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "gnuplot-nox | gnuplot, pkg-config, libopenmpi-dev | libmpich-dev, libjansson-dev, libmunge-dev")
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "gnuplot-nox | gnuplot, pkg-config, libopenmpi-dev | libmpich-dev, libjansson-dev, libmunge-dev, libssl-dev")
 set(CPACK_STRIP_FILES OFF)
 include(CPack)

@@ -18,6 +18,7 @@ PACKAGES=(
   iproute2 util-linux                 # emulated hosts: ip, nsenter, unshare, flock, setpriv
   openssh-server openssh-client       # an sshd per emulated host, mpirun over ssh
   munge libmunge-dev                  # MUNGE: one munged per emulated cluster; morph's TCP auth
+  libssl-dev                          # libcrypto's HMAC: every line over TCP is sealed
   slurm-wlm slurmdbd libslurm-dev     # scripts/slurm.sh; morphd's Slurm backend
   mariadb-server                      # slurmdbd's database (more than one resize of a job)
   clang                               # libFuzzer harnesses (tests/fuzz, MORPH_FUZZ)

@@ -25,6 +25,7 @@ void morph__launch_relay_stamp(const struct morph__launch *r, morph__msg *m)
   const char *ck = getenv("MORPH_CHECKPOINT_DIR"); /* export_env has set it by now */
   snprintf(m->job, sizeof m->job, "%s", r->opt->job_id);
   snprintf(m->checkpoint, sizeof m->checkpoint, "%s", ck ? ck : "");
+  snprintf(m->secret, sizeof m->secret, "%s", r->relay.secret);
 }
 
 /* HELLO for morphd: the job's own if it has said one, with the size it has
@@ -97,6 +98,11 @@ static int try_connect(struct morph__launch *r, double timeout)
 void morph__launch_relay_init(struct morph__launch *r)
 {
   r->relay.conn.fd = -1;
+  /* The secret morphd gave at start is for morphd alone: the job's
+   * processes do not inherit it. */
+  const char *secret = getenv("MORPH_JOB_SECRET");
+  snprintf(r->relay.secret, sizeof r->relay.secret, "%s", secret ? secret : "");
+  unsetenv("MORPH_JOB_SECRET");
   if (!r->opt->server)
     return;
   if (try_connect(r, 1.0) == MORPH_OK)
@@ -148,6 +154,8 @@ static void on_message(struct morph__launch *r, const morph__msg *m)
     on_resize(r, m);
   else if (m->kind == MORPH__MSG_ERROR)
     morph__say(&r->log, 0, "morphd reports an error: %s", m->text);
+  else if (m->kind == MORPH__MSG_WELCOME && m->secret[0])
+    snprintf(r->relay.secret, sizeof r->relay.secret, "%s", m->secret);
   else if (m->kind != MORPH__MSG_WELCOME)
     morph__say(&r->log, 1, "ignored a %s message from morphd", morph__msg_kind_name(m->kind));
 }

@@ -138,6 +138,27 @@ static int never_fits(morph__daemon *d, morph__job *j)
   return 1;
 }
 
+/* The job runs as the user who submitted it: a morphd that is not root
+ * cannot start another user's processes, so it takes only its own
+ * user's jobs. */
+static int may_submit(morph__daemon *d, int i)
+{
+  const morph__client *c = &d->clients[i];
+  if (geteuid() == 0 || c->uid == geteuid())
+    return 1;
+  reply_error(d, i, MORPH_EPERM, "this morphd runs as uid %ld and starts jobs as that user only; "
+              "yours (uid %ld) need a morphd run by root (docs/security.md)", (long)geteuid(),
+              (long)c->uid);
+  return 0;
+}
+
+/* Owner and relay secret of a new job. */
+static int own(morph__daemon *d, int i, morph__job *j)
+{
+  j->uid = d->clients[i].uid, j->gid = d->clients[i].gid;
+  return morph__job_new_secret(j);
+}
+
 static void cmd_submit(morph__daemon *d, int i, json_t *req)
 {
   char why[256] = "";
@@ -147,6 +168,8 @@ static void cmd_submit(morph__daemon *d, int i, json_t *req)
     return reply_error(d, i, MORPH_ENOSYS, "the %s backend starts no jobs: submit to %s "
                        "(morph submit --slurm), the job's morph run registers with morphd",
                        morph__backend_name(d->be), morph__backend_name(d->be));
+  if (!may_submit(d, i))
+    return;
   /* New work only while the journal can hold it. */
   if (!morph__journal_writable(d->journal))
     return reply_error(d, i, MORPH_EIO, "%s; the job is not submitted",
@@ -160,6 +183,8 @@ static void cmd_submit(morph__daemon *d, int i, json_t *req)
     j->id = d->next_job;
     rc = default_outputs(d, j);
   }
+  if (rc == MORPH_OK)
+    rc = own(d, i, j);
   if (rc != MORPH_OK || (rc = morph__job_add(d, j)) != MORPH_OK) {
     morph__job_clear(j);
     free(j);
@@ -191,6 +216,8 @@ static void cmd_cancel(morph__daemon *d, int i, json_t *req)
   if (!j)
     return reply_error(d, i, MORPH_ENOENT, "no job with id %lld",
                        json_is_integer(v) ? (long long)json_integer_value(v) : -1LL);
+  if (!morph__access_job(d, i, j))
+    return reply_error(d, i, MORPH_EPERM, "job %lld belongs to another user", (long long)j->id);
   if (morph__job_cancel(d, j) != MORPH_OK)
     return reply_error(d, i, MORPH_ESTATE, "job %lld has already ended (%s)", (long long)j->id,
                        morph__jstate_name(j->state));
@@ -200,6 +227,11 @@ static void cmd_cancel(morph__daemon *d, int i, json_t *req)
 
 static void cmd_shutdown(morph__daemon *d, int i, json_t *req)
 {
+  const morph__client *c = &d->clients[i];
+  if (!morph__access_admin(d, c->uid, c->gid))
+    return reply_error(d, i, MORPH_EPERM, "only an administrator may stop morphd (root, uid %ld"
+                       "%s%s)", (long)geteuid(), d->opt.admin_group ? " or group " : "",
+                       d->opt.admin_group ? d->opt.admin_group : "");
   int kill_jobs = json_is_true(json_object_get(req, "kill_jobs"));
   if (kill_jobs)
     morph__jobs_kill_all(d);
@@ -220,7 +252,7 @@ void morph__cli_request(morph__daemon *d, int i, json_t *req)
   else if (!strcmp(cmd, "submit"))
     cmd_submit(d, i, req);
   else if (!strcmp(cmd, "status"))
-    morph__wire_json(d, i, morph__cli_status(d, req));
+    morph__wire_json(d, i, morph__cli_status(d, i, req));
   else if (!strcmp(cmd, "cancel"))
     cmd_cancel(d, i, req);
   else if (!strcmp(cmd, "shutdown"))

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 
 #include "morph/error.h"
 #include "rms/job.h"
@@ -54,10 +55,32 @@ morph__rphase morph__rphase_parse(const char *name)
 void morph__job_init(morph__job *j)
 {
   memset(j, 0, sizeof *j);
+  j->uid = (uid_t)-1, j->gid = (gid_t)-1;
   j->conn = -1;
   j->ppu = 1;
   j->exit_status = -1;
   j->mtct_avg = j->mtct_trend = -1;
+}
+
+int morph__job_new_secret(morph__job *j)
+{
+  unsigned char raw[MORPH__SECRET_HEX / 2];
+  if (getrandom(raw, sizeof raw, 0) != (ssize_t)sizeof raw)
+    return MORPH_EIO;
+  for (size_t i = 0; i < sizeof raw; i++)
+    snprintf(j->secret + 2 * i, 3, "%02x", raw[i]);
+  return MORPH_OK;
+}
+
+int morph__job_secret_ok(const morph__job *j, const char *given)
+{
+  if (!j->secret[0] || strlen(given) != MORPH__SECRET_HEX)
+    return 0;
+  /* Compared in constant time: how long a wrong guess took says nothing. */
+  unsigned char diff = 0;
+  for (size_t i = 0; i < MORPH__SECRET_HEX; i++)
+    diff |= (unsigned char)(j->secret[i] ^ given[i]);
+  return diff == 0;
 }
 
 void morph__job_clear(morph__job *j)

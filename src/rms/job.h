@@ -37,9 +37,18 @@ typedef enum morph__rphase {
   MORPH__P_RELEASE /* the job is done; the backend takes pieces back */
 } morph__rphase;
 
+#define MORPH__SECRET_HEX 64
+
 typedef struct morph__job {
   int64_t id;
   char name[64];
+  uid_t uid;                /* its owner: who submitted it (under Slurm, the
+                               Slurm job's user); (uid_t)-1: unknown, an
+                               administrator's alone. Its processes run as
+                               this user and group. */
+  gid_t gid;
+  char secret[MORPH__SECRET_HEX + 1]; /* what its morph run proves it is
+                               the job's relay with (hex; "": none yet) */
   morph_job_kind kind;
   int req_min, req_max;     /* submission request */
   int min, max, pref;       /* malleability limits */
@@ -102,6 +111,11 @@ morph__rphase morph__rphase_parse(const char *name);
 
 /* A zeroed job with conn -1 and empty allocations. */
 void morph__job_init(morph__job *j);
+/* Gives the job a new random relay secret. Errors: MORPH_EIO (no random
+ * numbers); the secret is unchanged then. */
+int morph__job_new_secret(morph__job *j);
+/* True if `given` is the job's secret (and it has one). */
+int morph__job_secret_ok(const morph__job *j, const char *given);
 /* Frees what the job owns (not the struct). */
 void morph__job_clear(morph__job *j);
 /* The largest communication matrix a job may give (ranks). */

@@ -23,7 +23,8 @@ static const char schema[] =
   " size INT, alloc TEXT, extra TEXT, plan TEXT, failed_resizes INT, resizes INT, rz_id INT,"
   " rz_op TEXT, rz_to INT, last_change REAL, cancel INT, iter_time REAL, mpi_time REAL,"
   " note TEXT, rz_phase TEXT NOT NULL DEFAULT '', traffic TEXT NOT NULL DEFAULT '',"
-  " ppu INT NOT NULL DEFAULT 0);"
+  " ppu INT NOT NULL DEFAULT 0, owner_uid INT NOT NULL DEFAULT -1,"
+  " owner_gid INT NOT NULL DEFAULT -1, secret TEXT NOT NULL DEFAULT '');"
   "CREATE TABLE IF NOT EXISTS resizes(id INTEGER PRIMARY KEY, job INT, op TEXT,"
   " from_size INT, to_size INT, alloc TEXT, depends INT, decided REAL, done REAL,"
   " outcome INT, new_size INT, state TEXT, text TEXT);"
@@ -33,30 +34,38 @@ static const char schema[] =
   " text TEXT);"
   "CREATE TABLE IF NOT EXISTS nodes(host TEXT PRIMARY KEY, t REAL, beats TEXT, p REAL);";
 
-/* 1 if `sql`, which names a column, compiles: the file has that column. */
-static int has_column(morph__journal *j, const char *sql)
+/* Adds column `name` (with its declaration) to jobs if a file from an
+ * older morph lacks it. */
+static int add_column(morph__journal *j, const char *name, const char *decl)
 {
+  char sql[256];
   sqlite3_stmt *st = NULL;
+  snprintf(sql, sizeof sql, "SELECT %s FROM jobs LIMIT 0", name);
   int has = sqlite3_prepare_v2(j->db, sql, -1, &st, NULL) == SQLITE_OK;
   sqlite3_finalize(st);
-  return has;
+  snprintf(sql, sizeof sql, "ALTER TABLE jobs ADD COLUMN %s %s", name, decl);
+  return has ? MORPH_OK : morph__journal_exec(j, sql, "cannot add a column to an older journal");
 }
 
-/* Version 1 (before the backend seam) had no jobs.rz_phase: add it. Its
- * rows read back with an empty phase, which morph__journal_jobs_load
- * turns into what version 1 meant. */
+/* Columns added since version 1: the resize phase (before the backend
+ * seam; its empty value is what version 1 meant, see
+ * morph__journal_jobs_load), a job's communication matrix (none), a Slurm
+ * job's processes per node (0, unknown) and the job's owner and relay
+ * secret (-1 and "": a job of a morph that had no owners, which only an
+ * administrator may act on). */
 static int migrate(morph__journal *j)
 {
-  const char *what = "cannot add a column to an older journal";
-  int rc = has_column(j, "SELECT rz_phase FROM jobs LIMIT 0")
-               ? MORPH_OK
-               : morph__journal_exec(j, "ALTER TABLE jobs ADD COLUMN rz_phase TEXT NOT NULL DEFAULT ''", what);
-  /* Before a job could give its communication matrix: none. */
-  if (rc == MORPH_OK && !has_column(j, "SELECT traffic FROM jobs LIMIT 0"))
-    rc = morph__journal_exec(j, "ALTER TABLE jobs ADD COLUMN traffic TEXT NOT NULL DEFAULT ''", what);
-  /* Before the report turned a Slurm job's processes into nodes: 0, unknown. */
-  if (rc == MORPH_OK && !has_column(j, "SELECT ppu FROM jobs LIMIT 0"))
-    rc = morph__journal_exec(j, "ALTER TABLE jobs ADD COLUMN ppu INT NOT NULL DEFAULT 0", what);
+  int rc = add_column(j, "rz_phase", "TEXT NOT NULL DEFAULT ''");
+  if (rc == MORPH_OK)
+    rc = add_column(j, "traffic", "TEXT NOT NULL DEFAULT ''");
+  if (rc == MORPH_OK)
+    rc = add_column(j, "ppu", "INT NOT NULL DEFAULT 0");
+  if (rc == MORPH_OK)
+    rc = add_column(j, "owner_uid", "INT NOT NULL DEFAULT -1");
+  if (rc == MORPH_OK)
+    rc = add_column(j, "owner_gid", "INT NOT NULL DEFAULT -1");
+  if (rc == MORPH_OK)
+    rc = add_column(j, "secret", "TEXT NOT NULL DEFAULT ''");
   char version[16];
   snprintf(version, sizeof version, "%d", MORPH__JOURNAL_VERSION);
   return rc == MORPH_OK ? morph__journal_meta_set(j, "version", version) : rc;

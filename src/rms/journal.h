@@ -22,8 +22,9 @@
 #include "common/log.h"
 #include "rms/job.h"
 
-/* 2: jobs.rz_phase (a version-1 file is migrated when opened for writing). */
-#define MORPH__JOURNAL_VERSION 2
+/* 3: jobs.owner_uid, owner_gid, secret; 2: jobs.rz_phase (an older file is
+ * migrated when opened for writing). */
+#define MORPH__JOURNAL_VERSION 3
 /* Seconds between two attempts to write to a journal that failed. */
 #define MORPH__JOURNAL_RETRY_S 1.0
 

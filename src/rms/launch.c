@@ -5,7 +5,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <poll.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -13,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/safedir.h"
 #include "morph/error.h"
 
 #define MAX_ARGS 24
@@ -74,9 +77,14 @@ static int write_hostfile(const morph__launcher *l, const morph__job *job,
                           const morph__node *nodes, int nnodes, char *path, size_t size)
 {
   snprintf(path, size, "%s/%lld.hosts", l->outdir, (long long)job->id);
-  FILE *f = fopen(path, "w");
-  if (!f)
+  /* Readable by the job's user, who runs mpirun; never through a link. */
+  int fd = morph__file_create(path, 0644);
+  FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+  if (!f) {
+    if (fd >= 0)
+      close(fd);
     return MORPH_EIO;
+  }
   for (int i = 0; i < job->alloc.n; i++)
     fprintf(f, "%s slots=%d\n", nodes[job->alloc.v[i].node].host, job->alloc.v[i].slots);
   for (int k = 0; k < nnodes && morph_job_kind_malleable(job->kind); k++)
@@ -121,15 +129,73 @@ static int build_argv(const morph__launcher *l, const morph__job *job, const cha
   return n;
 }
 
-static void redirect(const char *path, int fd)
+/* Puts the open file f (or /dev/null if f < 0) on fd. */
+static void put_on(int f, int fd)
 {
-  int f = path && *path ? open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644) : -1;
   if (f < 0)
     f = open("/dev/null", O_WRONLY);
   if (f >= 0 && f != fd) {
     dup2(f, fd);
     close(f);
   }
+}
+
+/* True if path is the output file morphd names by default for the job
+ * (<outdir>/<id><ext>): morphd's own folder, where the job's user may not
+ * create files, so root creates it and hands it over. */
+static int default_output(const morph__launcher *l, const morph__job *job, const char *path,
+                          const char *ext)
+{
+  char mine[PATH_MAX + 64];
+  snprintf(mine, sizeof mine, "%s/%lld%s", l->outdir, (long long)job->id, ext);
+  return path && !strcmp(path, mine);
+}
+
+/* Opens the default outputs before the drop to the job's user: created
+ * never through a link and given to that user. -1 for the others. */
+static void open_default_outputs(const morph__launcher *l, const morph__job *job, int fds[2])
+{
+  const char *paths[2] = {job->out, job->err}, *ext[2] = {".out", ".err"};
+  for (int k = 0; k < 2; k++) {
+    fds[k] = default_output(l, job, paths[k], ext[k]) ? morph__file_create(paths[k], 0600) : -1;
+    if (fds[k] >= 0 && job->uid != (uid_t)-1 && geteuid() == 0 &&
+        fchown(fds[k], job->uid, job->gid) != 0) {
+      close(fds[k]);
+      fds[k] = -1;
+    }
+  }
+}
+
+/* The job's own output paths, opened as its user (after the drop): the
+ * user's rights decide, and a symbolic link is not followed. */
+static void open_outputs(const morph__job *job, int fds[2])
+{
+  const char *paths[2] = {job->out, job->err};
+  for (int k = 0; k < 2; k++)
+    if (fds[k] < 0 && paths[k] && *paths[k])
+      fds[k] = morph__file_create(paths[k], 0644);
+  put_on(fds[0], 1);
+  put_on(fds[1], 2);
+}
+
+/* Drops to the job's owner, as slurmd does before it starts a job: a
+ * morphd run by root runs every job as the user who submitted it. A
+ * morphd run by another user runs only that user's jobs (cli_srv.c), so it
+ * has nothing to drop. Returns 0, or -1 if the drop failed. */
+static int become_owner(const morph__job *job)
+{
+  if (geteuid() != 0 || job->uid == (uid_t)-1 || job->uid == 0)
+    return 0;
+  struct passwd *pw = getpwuid(job->uid);
+  if ((pw ? initgroups(pw->pw_name, job->gid) : setgroups(1, &job->gid)) != 0 ||
+      setgid(job->gid) != 0 || setuid(job->uid) != 0 || setuid(0) == 0)
+    return -1;
+  if (pw) {
+    setenv("HOME", pw->pw_dir, 1);
+    setenv("USER", pw->pw_name, 1);
+    setenv("LOGNAME", pw->pw_name, 1);
+  }
+  return 0;
 }
 
 /* The job's start marker, <outdir>/<id>.started: "PID START\n", START the
@@ -217,15 +283,29 @@ static void exec_child(const morph__launcher *l, const morph__job *job, char **a
 {
   claim_start(l, job, fd);
   setsid();
-  if (job->cwd && *job->cwd && chdir(job->cwd) != 0)
+  int fds[2];
+  open_default_outputs(l, job, fds);
+  if (become_owner(job) != 0) {
+    put_on(fds[1], 2);
+    fprintf(stderr, "morphd: cannot become uid %ld to run job %lld: %s\n", (long)job->uid,
+            (long long)job->id, strerror(errno));
     _exit(126);
+  }
+  if (job->cwd && *job->cwd && chdir(job->cwd) != 0) {
+    int e = errno;
+    open_outputs(job, fds);
+    fprintf(stderr, "morphd: cannot enter %s as uid %ld: %s\n", job->cwd, (long)getuid(),
+            strerror(e));
+    _exit(126);
+  }
   int in = open("/dev/null", O_RDONLY);
   if (in >= 0 && in != 0) {
     dup2(in, 0);
     close(in);
   }
-  redirect(job->out, 1);
-  redirect(job->err, 2);
+  open_outputs(job, fds);
+  if (job->secret[0])
+    setenv("MORPH_JOB_SECRET", job->secret, 1);
   execv(argv[0], argv);
   fprintf(stderr, "morphd: cannot run %s: %s\n", argv[0], strerror(errno));
   _exit(127);

@@ -100,14 +100,29 @@ static morph__job *claimed_job(int64_t id, const morph__msg *m)
   return job;
 }
 
-int morph__job_claim(morph__daemon *d, int64_t id, const morph__msg *m, char *err,
+/* Only the job's own user may make it morphd's: its relay runs as that
+ * user. */
+static int owned_by(morph__job *job, uid_t uid, char *err, size_t errsize)
+{
+  if (job->uid == uid)
+    return MORPH_OK;
+  snprintf(err, errsize, "job %lld belongs to uid %ld, not to uid %ld", (long long)job->id,
+           (long)job->uid, (long)uid);
+  return MORPH_EPERM;
+}
+
+int morph__job_claim(morph__daemon *d, int64_t id, const morph__msg *m, uid_t uid, char *err,
                      size_t errsize)
 {
   morph__job *job = claimed_job(id, m);
   if (!job)
     return snprintf(err, errsize, "out of memory"), MORPH_ENOMEM;
   int rc = morph__backend_claim(d->be, job, err, errsize);
-  if (rc == MORPH_OK && (rc = morph__job_add(d, job)) != MORPH_OK)
+  if (rc == MORPH_OK && (rc = owned_by(job, uid, err, errsize)) != MORPH_OK)
+    morph__backend_drop(d->be, job);
+  else if (rc == MORPH_OK && (rc = morph__job_new_secret(job)) != MORPH_OK)
+    morph__backend_drop(d->be, job);
+  else if (rc == MORPH_OK && (rc = morph__job_add(d, job)) != MORPH_OK)
     morph__backend_drop(d->be, job);
   if (rc != MORPH_OK) {
     morph__job_clear(job);

@@ -35,9 +35,19 @@
 #include "rms/beat.h"
 #include "rms/job.h"
 #include "rms/journal.h"
+#include "proto/listener.h"
 #include "proto/protocol.h"
 
-#define MORPH__MAX_CLIENTS 128
+/* Connections (conn.c): how many at once, how many one user may hold that
+ * are not a job's relay, how long a new one may stay silent and a command
+ * connection idle, and how much output may wait for a peer that does not
+ * read; past any of them the connection is closed, so that no peer can
+ * hold the daemon or lock the others out. */
+#define MORPH__MAX_CLIENTS 1024
+#define MORPH__USER_CONNS 64
+#define MORPH__FIRST_LINE_S 10.0
+#define MORPH__IDLE_S 60.0
+#define MORPH__OUT_MAX (8 << 20)
 #define MORPH__PLACE_PARAMS_MAX 8 /* --topology, --faults, --place-param */
 #define MORPH__LINE_MAX 65536
 /* Longer than the limits the job side puts on each step of a resize
@@ -55,9 +65,17 @@ typedef enum morph__ctype {
 typedef struct morph__client {
   int fd;
   morph__ctype type;
-  int64_t job; /* MORPH__C_JOB: the job it speaks for (0: not yet) */
+  int64_t job;     /* MORPH__C_JOB: the job it speaks for (0: not yet) */
+  uid_t uid;       /* who: the kernel's word on a Unix socket, the MUNGE */
+  gid_t gid;       /* credential's over TCP */
+  morph__seal seal; /* TCP: every line sealed (proto/seal.h) */
+  char peer[64];   /* "unix" or "address:port", for the log */
+  double last;     /* morph__now() of its connection or its last line */
+  int dead;        /* gone or not reading: closed at the end of the turn */
   size_t len;
-  char *buf;   /* MORPH__LINE_MAX bytes */
+  char *buf;       /* MORPH__LINE_MAX bytes */
+  size_t olen, ocap;
+  char *out;       /* what the peer has not taken yet */
 } morph__client;
 
 typedef struct morph__daemon_opts {
@@ -83,6 +101,7 @@ typedef struct morph__daemon_opts {
   double heartbeat;     /* seconds between heartbeat rounds; 0: no node monitoring */
   int heartbeat_port;   /* 0: 22 */
   int heartbeat_window; /* heartbeats the estimate looks at; 0: MORPH__BEAT_WINDOW_DEFAULT */
+  const char *admin_group; /* its members act on every job, like root */
   int verbose;
   const char *crash_at; /* test hook: MORPH_TEST_CRASH_AT, a point of crash.c; NULL: none */
 } morph__daemon_opts;
@@ -100,8 +119,11 @@ typedef struct morph__daemon {
   int njobs, capjobs;
   int64_t next_job;
   int next_resize;
-  int listen_fd;
+  morph__listener listener;
   morph__client clients[MORPH__MAX_CLIENTS];
+  gid_t admin_gid;    /* opt.admin_group's gid; (gid_t)-1: none */
+  double refusal_said; /* morph__now() when refused connections were last logged */
+  long refusals;      /* refused since then */
   int dirty;          /* something changed: decide soon */
   double next_decide; /* morph__wall() of the next periodic decision */
   int stop;           /* leave the loop */
@@ -123,17 +145,32 @@ int morph__daemon_run(morph__daemon *d);
 void morph__daemon_fini(morph__daemon *d);
 
 /* conn.c */
+/* Takes every connection the listener has ready (never waits). */
 void morph__conn_accept(morph__daemon *d);
 void morph__conn_read(morph__daemon *d, int i);
+/* Closes connections past their time limits (first line, idle). */
+void morph__conn_expire(morph__daemon *d);
 /* Closes client i and tells the job protocol if it was a relay. */
 void morph__conn_drop(morph__daemon *d, int i);
 
-/* wire.c: one message or one JSON reply (reference stolen) to client i;
- * closing a client without telling anyone. Errors: MORPH_ECONN (the peer
- * is gone or stopped reading), MORPH_ENOMEM. */
+/* wire.c: one message or one JSON reply (reference stolen) to client i,
+ * sealed on TCP, sent as far as the peer takes it now and the rest queued
+ * for morph__wire_flush; closing a client without telling anyone.
+ * Errors: MORPH_ECONN (the peer is gone, or MORPH__OUT_MAX bytes wait for
+ * it: it is closed), MORPH_ENOMEM. */
 int morph__wire_msg(morph__daemon *d, int i, const morph__msg *m);
 int morph__wire_json(morph__daemon *d, int i, json_t *reply);
+/* Sends what waits for client i, as far as the peer takes it (the loop
+ * calls it when the socket is writable). Errors: MORPH_ECONN (closed). */
+int morph__wire_flush(morph__daemon *d, int i);
 void morph__wire_close(morph__daemon *d, int i);
+
+/* access.c: who may do what. Root, morphd's own user and members of
+ * opt.admin_group are administrators; every other user acts on the jobs
+ * that user submitted. */
+int morph__access_admin(const morph__daemon *d, uid_t uid, gid_t gid);
+/* True if client i may act on job j (its owner or an administrator). */
+int morph__access_job(const morph__daemon *d, int i, const morph__job *j);
 
 /* relay_srv.c */
 void morph__relay_message(morph__daemon *d, int i, const morph__msg *m);
@@ -142,8 +179,10 @@ void morph__relay_lost(morph__daemon *d, int i);
 
 /* cli_srv.c: answers one request (the reply is sent; returns nothing). */
 void morph__cli_request(morph__daemon *d, int i, json_t *req);
-/* status_srv.c: the reply to "status" (new reference). */
-json_t *morph__cli_status(morph__daemon *d, json_t *req);
+/* status_srv.c: the reply to "status" for client i (new reference): the
+ * details of a job (program, name, outputs, note) only to its owner and
+ * the administrators. */
+json_t *morph__cli_status(morph__daemon *d, int i, json_t *req);
 
 /* health.c: heartbeats to the backend's nodes when opt.heartbeat > 0,
  * resumed from the journal. Errors: MORPH_EINVAL (bad settings),
@@ -284,10 +323,12 @@ void morph__job_forget(morph__daemon *d, morph__job *job);
 /* Writes the record of a start (op start, done at `now`) and returns its id. */
 int morph__job_journal_start(morph__daemon *d, const morph__job *job, double now);
 /* A job its resource manager started (Slurm) said HELLO with that
- * manager's id `id`: it becomes morphd's, RUNNING (the backend's claim
- * fills its nodes). Errors: the backend's claim errors (why in err),
+ * manager's id `id` over a connection of user `uid`: it becomes morphd's,
+ * RUNNING, with a new relay secret (the backend's claim fills its nodes
+ * and its owner). Errors: the backend's claim errors (why in err),
+ * MORPH_EPERM (the job is not uid's), MORPH_EIO (no secret),
  * MORPH_ENOMEM; no record then. */
-int morph__job_claim(morph__daemon *d, int64_t id, const morph__msg *m, char *err,
+int morph__job_claim(morph__daemon *d, int64_t id, const morph__msg *m, uid_t uid, char *err,
                      size_t errsize);
 /* Writes down that the job is over in `state` (journal, log); its pieces
  * must have been dropped already. */

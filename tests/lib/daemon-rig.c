@@ -21,7 +21,7 @@ void daemon_rig_open(daemon_rig *r, morph__daemon *d, morph__backend *be, const 
   d->log = (morph__sayer){.prog = prog};
   d->be = be;
   d->next_job = d->next_resize = 1;
-  d->listen_fd = -1;
+  d->listener.fd = d->listener.reserve = -1;
   for (int i = 0; i < MORPH__MAX_CLIENTS; i++)
     d->clients[i].fd = -1;
   snprintf(r->dir, sizeof r->dir, "/tmp/%.40s-XXXXXX", prog);
@@ -34,7 +34,8 @@ void daemon_rig_open(daemon_rig *r, morph__daemon *d, morph__backend *be, const 
   morph_policy_actions_init(&d->acts);
   int sv[2];
   assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
-  d->clients[0] = (morph__client){.fd = sv[0], .type = type, .buf = malloc(16)};
+  d->clients[0] = (morph__client){.fd = sv[0], .type = type, .uid = geteuid(), .gid = getegid(),
+                                  .buf = malloc(16)};
   r->peer = sv[1];
 }
 
