@@ -7,9 +7,9 @@
 # the journal is not intact (PRAGMA integrity_check) or morph report
 # disagrees with it.
 #
-#   bench/crash-points.sh [--reps N] [--points "P1 P2 ..."] [--build DIR] [--out DIR]
+#   bench/crash-points.sh [--reps N | --quick] [--points "P1 P2 ..."] [--build DIR] [--out DIR]
 #
-# N repetitions of each point (default 2); --points: only those. The build
+# N repetitions of each point (default 2; --quick: 1); --points: only those. The build
 # folder is --build, else $MORPH_BUILD, else build/. Writes
 # OUT/crash-points.csv (point,rep,ok,seconds,why) and OUT/crash-points.png
 # (default OUT: a new folder under /tmp, printed). Last line:
@@ -19,8 +19,9 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 bench_init bench/crash-points.sh
-reps=2 points= out=
-bench_parse "reps:,points:,build:,out:" '[--reps N] [--points "P1 P2"] [--build DIR] [--out DIR]' "$@"
+reps=2 points= out= quick=
+bench_parse "reps:,quick,points:,build:,out:" '[--reps N | --quick] [--points "P1 P2"] [--build DIR] [--out DIR]' "$@"
+[ -z "$quick" ] || reps=1
 build=${build:-${MORPH_BUILD:-$root/build}}
 build=$(cd "$build" 2>/dev/null && pwd) || { echo "crash-points: no build folder $build" >&2; exit 2; }
 bin=$build/bin

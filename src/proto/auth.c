@@ -204,7 +204,8 @@ static int take_answer(morph__conn *c, const char *line, const char *nonce)
   if (strlen(k) != KEY_HEX || strspn(k, "0123456789abcdef") != KEY_HEX ||
       unhex(k, key, sizeof key) != MORPH_OK)
     return why(c, MORPH_EAUTH, "the server's credential carries no session key");
-  morph__seal_start(&c->seal, key, 0);
+  if (morph__seal_start(&c->seal, key, 0) != MORPH_OK)
+    return why(c, MORPH_EAUTH, "out of memory for the session's seal");
   c->uid = uid, c->gid = gid;
   return MORPH_OK;
 }
@@ -256,8 +257,10 @@ int morph__auth_server_line(morph__conn *c, const char *line, int any_user)
     return why(c, MORPH_EAUTH, "no random numbers for a session key");
   hex(key, sizeof key, khex);
   snprintf(payload, sizeof payload, "%s server %s %s", PAYLOAD_TAG, nonce, khex);
+  if (morph__seal_start(&c->seal, key, 1) != MORPH_OK)
+    return why(c, MORPH_EAUTH, "out of memory for the session's seal");
   rc = send_cred(c, payload, c->uid);
-  if (rc == MORPH_OK)
-    morph__seal_start(&c->seal, key, 1);
+  if (rc != MORPH_OK)
+    morph__seal_end(&c->seal);
   return rc;
 }

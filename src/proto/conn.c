@@ -86,4 +86,5 @@ void morph__conn_close(morph__conn *c)
     close(c->fd);
   c->fd = -1;
   c->len = 0;
+  morph__seal_end(&c->seal);
 }

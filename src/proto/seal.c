@@ -16,12 +16,30 @@
 #define SEQ_HEX 16
 #define MAC_LEN 32
 
-void morph__seal_start(morph__seal *s, const unsigned char key[MORPH__SEAL_KEY], int server)
+int morph__seal_start(morph__seal *s, const unsigned char key[MORPH__SEAL_KEY], int server)
 {
-  memcpy(s->key, key, MORPH__SEAL_KEY);
+  morph__seal_end(s);
+  EVP_MAC *mac = EVP_MAC_fetch(NULL, "HMAC", NULL);
+  EVP_MAC_CTX *ctx = mac ? EVP_MAC_CTX_new(mac) : NULL;
+  EVP_MAC_free(mac); /* the context keeps its own reference */
+  OSSL_PARAM params[] = {OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, "SHA256", 0),
+                         OSSL_PARAM_construct_end()};
+  if (!ctx || !EVP_MAC_init(ctx, key, MORPH__SEAL_KEY, params)) {
+    EVP_MAC_CTX_free(ctx);
+    return MORPH_ENOMEM;
+  }
+  s->mac = ctx;
   s->server = server;
   s->sent = s->got = 0;
   s->on = 1;
+  return MORPH_OK;
+}
+
+void morph__seal_end(morph__seal *s)
+{
+  EVP_MAC_CTX_free(s->mac);
+  s->mac = NULL;
+  s->on = 0;
 }
 
 int morph__seal_new_key(unsigned char key[MORPH__SEAL_KEY])
@@ -29,7 +47,8 @@ int morph__seal_new_key(unsigned char key[MORPH__SEAL_KEY])
   return getrandom(key, MORPH__SEAL_KEY, 0) == MORPH__SEAL_KEY ? MORPH_OK : MORPH_EIO;
 }
 
-/* HMAC-SHA256(key, dir || seq as 8 bytes big-endian || payload). */
+/* HMAC-SHA256(key, dir || seq as 8 bytes big-endian || payload); the
+ * context is reset to its key for each line. */
 static int mac_of(const morph__seal *s, char dir, uint64_t seq, const char *payload, size_t n,
                   unsigned char out[MAC_LEN])
 {
@@ -37,17 +56,11 @@ static int mac_of(const morph__seal *s, char dir, uint64_t seq, const char *payl
   head[0] = (unsigned char)dir;
   for (int i = 0; i < 8; i++)
     head[1 + i] = (unsigned char)(seq >> (56 - 8 * i));
-  EVP_MAC *mac = EVP_MAC_fetch(NULL, "HMAC", NULL);
-  EVP_MAC_CTX *ctx = mac ? EVP_MAC_CTX_new(mac) : NULL;
-  OSSL_PARAM params[] = {OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, "SHA256", 0),
-                         OSSL_PARAM_construct_end()};
   size_t len = 0;
-  int ok = ctx && EVP_MAC_init(ctx, s->key, MORPH__SEAL_KEY, params) &&
-           EVP_MAC_update(ctx, head, sizeof head) &&
-           EVP_MAC_update(ctx, (const unsigned char *)payload, n) &&
-           EVP_MAC_final(ctx, out, &len, MAC_LEN) && len == MAC_LEN;
-  EVP_MAC_CTX_free(ctx);
-  EVP_MAC_free(mac);
+  int ok = s->mac && EVP_MAC_init(s->mac, NULL, 0, NULL) &&
+           EVP_MAC_update(s->mac, head, sizeof head) &&
+           EVP_MAC_update(s->mac, (const unsigned char *)payload, n) &&
+           EVP_MAC_final(s->mac, out, &len, MAC_LEN) && len == MAC_LEN;
   return ok ? MORPH_OK : MORPH_ENOMEM;
 }
 

@@ -31,13 +31,21 @@
 typedef struct morph__seal {
   int on;       /* 0: lines go as they are (Unix sockets, the handshake) */
   int server;   /* which side we are: sets the direction bytes */
-  unsigned char key[MORPH__SEAL_KEY];
+  void *mac;    /* libcrypto's HMAC context, keyed once: making one per
+                   line cost ten times the MAC itself */
   uint64_t sent; /* sequence number of our next line */
   uint64_t got;  /* sequence number expected from the peer */
 } morph__seal;
 
-/* Turns sealing on with `key` for the client (server 0) or server side. */
-void morph__seal_start(morph__seal *s, const unsigned char key[MORPH__SEAL_KEY], int server);
+/* Turns sealing on with `key` for the client (server 0) or server side.
+ * The seal then owns a context: whoever owns the connection calls
+ * morph__seal_end when it closes it (a copy of the struct shares it).
+ * Errors: MORPH_ENOMEM (sealing stays off). */
+int morph__seal_start(morph__seal *s, const unsigned char key[MORPH__SEAL_KEY], int server);
+
+/* Frees the seal's context and turns sealing off (idempotent; a zeroed
+ * seal is fine). */
+void morph__seal_end(morph__seal *s);
 
 /* Writes the sealed form of payload (n bytes, no '\n') with its '\n' into
  * out and counts the line as sent. Returns the length written, or

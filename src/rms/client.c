@@ -174,6 +174,7 @@ void morph__cli_close(morph__cli *c)
   if (c->fd >= 0)
     close(c->fd);
   c->fd = -1;
+  morph__seal_end(&c->seal);
 }
 
 int morph__cli_add_matrix(json_t *req, const char *path, char *err, size_t errsize)

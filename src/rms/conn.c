@@ -11,8 +11,8 @@
  * block, a new connection must say something within MORPH__FIRST_LINE_S
  * and a command connection that idles for MORPH__IDLE_S is closed, one
  * user holds at most MORPH__USER_CONNS connections that are not a job's
- * relay, and when the table is full the oldest connection that never
- * spoke makes room.
+ * relay, and the oldest connection that never spoke makes room for a
+ * newcomer of its user, or of anyone when the table is full.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -50,36 +50,54 @@ static int held_by(const morph__daemon *d, uid_t uid)
   return n;
 }
 
-/* A free slot; when none is, the oldest connection that never said a
- * line is closed for it. -1: every slot is in real use. */
-static int free_slot(morph__daemon *d)
+/* The oldest connection that never said a line, of uid (or of anyone
+ * when uid is (uid_t)-1); -1 if none. */
+static int oldest_silent(const morph__daemon *d, uid_t uid)
 {
   int oldest = -1;
   for (int i = 0; i < MORPH__MAX_CLIENTS; i++) {
     const morph__client *c = &d->clients[i];
-    if (c->type == MORPH__C_FREE)
-      return i;
-    if (c->type == MORPH__C_NEW && (oldest < 0 || c->last < d->clients[oldest].last))
+    if (c->type == MORPH__C_NEW && (uid == (uid_t)-1 || c->uid == uid) &&
+        (oldest < 0 || c->last < d->clients[oldest].last))
       oldest = i;
   }
-  if (oldest >= 0) {
-    morph__say(&d->log, 1, "too many connections: closed a silent one from %s",
-               d->clients[oldest].peer);
-    morph__wire_close(d, oldest);
-  }
   return oldest;
+}
+
+static void evict(morph__daemon *d, int k)
+{
+  morph__say(&d->log, 1, "closed a silent connection of uid %ld (%s) for a newer one",
+             (long)d->clients[k].uid, d->clients[k].peer);
+  morph__wire_close(d, k);
+}
+
+/* Room for one more connection of uid: its oldest silent one is closed
+ * when it holds its share, the oldest silent one of anyone when the table
+ * is full, so that silent connections never keep a talking client out,
+ * even one of the same user. Returns the free slot, or -1. */
+static int room_for(morph__daemon *d, uid_t uid)
+{
+  int k = held_by(d, uid) >= MORPH__USER_CONNS ? oldest_silent(d, uid) : -2;
+  if (k == -1)
+    return -1; /* all its connections are talking */
+  if (k >= 0)
+    evict(d, k);
+  for (int i = 0; i < MORPH__MAX_CLIENTS; i++)
+    if (d->clients[i].type == MORPH__C_FREE)
+      return i;
+  if ((k = oldest_silent(d, (uid_t)-1)) >= 0)
+    evict(d, k);
+  return k;
 }
 
 /* Files an accepted, authenticated connection; closes it if it may not
  * stay. */
 static void admit(morph__daemon *d, morph__conn *a)
 {
-  int i = -1;
-  if (held_by(d, a->uid) >= MORPH__USER_CONNS)
-    snprintf(a->why, sizeof a->why, "uid %ld holds %d connections already", (long)a->uid,
-             MORPH__USER_CONNS);
-  else if ((i = free_slot(d)) < 0)
-    snprintf(a->why, sizeof a->why, "%d connections, every one in use", MORPH__MAX_CLIENTS);
+  int i = room_for(d, a->uid);
+  if (i < 0)
+    snprintf(a->why, sizeof a->why, "uid %ld holds %d talking connections, or all %d are in use",
+             (long)a->uid, MORPH__USER_CONNS, MORPH__MAX_CLIENTS);
   morph__client *c = i >= 0 ? &d->clients[i] : NULL;
   if (c && !c->buf && !(c->buf = malloc(MORPH__LINE_MAX)))
     snprintf(a->why, sizeof a->why, "out of memory"), c = NULL;

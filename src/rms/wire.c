@@ -97,6 +97,7 @@ void morph__wire_close(morph__daemon *d, int i)
   if (c->olen)
     morph__wire_flush(d, i); /* a last answer (shutdown's) still goes out */
   close(c->fd);
+  morph__seal_end(&c->seal);
   free(c->out);
   c->out = NULL, c->ocap = c->olen = 0;
   c->fd = -1, c->type = MORPH__C_FREE, c->job = 0, c->len = 0, c->dead = 0;
