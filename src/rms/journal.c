@@ -172,7 +172,7 @@ void morph__journal_close(morph__journal *j)
 {
   if (!j)
     return;
-  morph__journal_tx_free(j);
+  morph__journal_tx_close(j);
   sqlite3_close(j->db);
   free(j);
 }

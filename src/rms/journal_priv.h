@@ -41,7 +41,8 @@ struct morph__journal {
 int morph__journal_fail(morph__journal *j, const char *what);
 /* Runs SQL without values; on failure morph__journal_fail(what). */
 int morph__journal_exec(morph__journal *j, const char *sql, const char *what);
-/* Frees the transaction's and the kept writes (at close). */
-void morph__journal_tx_free(morph__journal *j);
+/* At close: one last try at the kept writes (what is lost is said), then
+ * frees them. */
+void morph__journal_tx_close(morph__journal *j);
 
 #endif

@@ -78,14 +78,6 @@ static void sqlv_clear(morph__sqlv *s)
   s->n = 0, s->bytes = 0;
 }
 
-void morph__journal_tx_free(morph__journal *j)
-{
-  sqlv_clear(&j->tx);
-  sqlv_clear(&j->kept);
-  free(j->tx.v);
-  free(j->kept.v);
-  j->tx = j->kept = (morph__sqlv){0};
-}
 
 /* Appends one write to the kept ones (owned from here on). */
 static void keep(morph__journal *j, char *sql)
@@ -155,6 +147,18 @@ static int probe(morph__journal *j)
   }
   went_right(j, 0);
   return MORPH_OK;
+}
+
+void morph__journal_tx_close(morph__journal *j)
+{
+  if (j->kept.n > 0 && flush(j) != MORPH_OK && j->log)
+    morph__say(j->log, 0, "journal %s: %d writes kept in memory are lost: %s", j->path, j->kept.n,
+               j->errmsg);
+  sqlv_clear(&j->tx);
+  sqlv_clear(&j->kept);
+  free(j->tx.v);
+  free(j->kept.v);
+  j->tx = j->kept = (morph__sqlv){0};
 }
 
 int morph__journal_writable(morph__journal *j)
