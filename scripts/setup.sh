@@ -23,6 +23,9 @@ PACKAGES=(
   mariadb-server                      # slurmdbd's database (more than one resize of a job)
   clang                               # libFuzzer harnesses (tests/fuzz, MORPH_FUZZ)
   help2man                            # man pages of the tools (packaging/)
+  gfortran                            # the Fortran modules (src/fortran), apps/jacobi-f
+  python3-dev python3-mpi4py python3-numpy      # the Python package (src/python), apps/jacobi-py
+  python3-setuptools python3-wheel python3-pip  # pip install of src/python, without network
 )
 
 missing=()

@@ -125,6 +125,20 @@ static const morph__backend_ops fake_ops_rm_starts = {
   .release = fake_release, .drop = fake_drop, .stop = fake_stop, .next = fake_next,
 };
 
+/* Its claim: every job it started belongs to uid 1234 and holds node 0. */
+static int fake_claim(morph__backend *b, morph__job *job, char *err, size_t errsize)
+{
+  (void)b, (void)err, (void)errsize;
+  job->uid = 1234, job->gid = 1234;
+  return morph__alloc_parse(&job->alloc, "0:2");
+}
+
+static const morph__backend_ops fake_ops_claims = {
+  .name = "fake", .close = fake_close, .read = fake_read, .grow = fake_grow,
+  .release = fake_release, .drop = fake_drop, .stop = fake_stop, .next = fake_next,
+  .claim = fake_claim,
+};
+
 static void push(fake *f, morph__backend_event_kind kind, int64_t job, int req, int outcome)
 {
   morph__backend_event *ev = &f->q[f->nq++];
@@ -384,6 +398,36 @@ static void seam_start_left_to_the_resource_manager(void **state)
   rig_free(r);
 }
 
+/* A job its resource manager started becomes morphd's only when a relay
+ * of the job's own user claims it; the claim gives it a secret, said in
+ * WELCOME, that later HELLOs must carry. */
+static void seam_claim_only_by_the_jobs_own_user(void **state)
+{
+  (void)state;
+  rig *r = rig_new(&fake_ops_claims);
+  morph__msg h, m;
+  morph__msg_init(&h, MORPH__MSG_HELLO);
+  snprintf(h.job, sizeof h.job, "7");
+  h.size = 2;
+  r->d.clients[0].uid = 0;
+  morph__relay_message(&r->d, 0, &h);
+  assert_null(morph__job_find(&r->d, 7));
+  assert_true(received(r, &m));
+  assert_int_equal(m.kind, MORPH__MSG_ERROR);
+  assert_non_null(strstr(m.text, "belongs to uid 1234, not to uid 0"));
+  assert_true(r->d.clients[0].dead);
+  r->d.clients[0].dead = 0, r->d.clients[0].uid = 1234;
+  morph__relay_message(&r->d, 0, &h);
+  morph__job *j = morph__job_find(&r->d, 7);
+  assert_non_null(j);
+  assert_int_equal(j->uid, 1234);
+  assert_int_equal(strlen(j->secret), MORPH__SECRET_HEX);
+  assert_true(received(r, &m));
+  assert_int_equal(m.kind, MORPH__MSG_WELCOME);
+  assert_string_equal(m.secret, j->secret);
+  rig_free(r);
+}
+
 /* morphd restarted after asking for slots but before telling the job:
  * the grant is given back instead of leaving the job resizing forever. */
 static void seam_restart_gives_back_a_grow_never_told(void **state)
@@ -498,6 +542,7 @@ int main(int argc, char **argv)
     cmocka_unit_test(seam_waiting_start_needs_the_release_not_the_ack),
     cmocka_unit_test(seam_node_down_fails_its_jobs_with_the_reason),
     cmocka_unit_test(seam_start_left_to_the_resource_manager),
+    cmocka_unit_test(seam_claim_only_by_the_jobs_own_user),
     cmocka_unit_test(seam_restart_gives_back_a_grow_never_told),
     cmocka_unit_test(seam_shrink_off_failing_node_is_a_relaunch),
   };
