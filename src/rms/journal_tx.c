@@ -96,7 +96,7 @@ static void went_wrong(morph__journal *j)
   if (!j->broken && j->log)
     morph__say(j->log, 0, "%s. New jobs are refused and nothing is started or resized; running "
                "jobs go on, and what they do is kept in memory until the journal can be written "
-               "(tried every %g s)", j->errmsg, MORPH__JOURNAL_RETRY_S);
+               "(tried again at most every %g s)", j->errmsg, MORPH__JOURNAL_RETRY_S);
   j->broken = 1;
   j->next_try = morph__now() + MORPH__JOURNAL_RETRY_S;
 }
