@@ -120,25 +120,22 @@ static int load_traffic(morph__job *job, const char *text)
 
 int morph__journal_job_save(morph__journal *j, const morph__job *job)
 {
-  sqlite3 *db = morph__journal_db(j);
   sqlite3_stmt *st = NULL;
   char *argv = argv_json(job);
-  int rc = argv && sqlite3_prepare_v2(db, save_sql, -1, &st, NULL) == SQLITE_OK ? MORPH_OK
-                                                                               : MORPH_EIO;
-  if (rc == MORPH_OK) {
-    bind_submission(st, job, argv);
-    bind_life(st, job);
-    bind_traffic(st, 34, job);
-    sqlite3_bind_int(st, 35, job->ppu); /* for morph report's node units; not read back */
-    sqlite3_bind_int64(st, 36, job->uid == (uid_t)-1 ? -1 : (sqlite3_int64)job->uid);
-    sqlite3_bind_int64(st, 37, job->gid == (gid_t)-1 ? -1 : (sqlite3_int64)job->gid);
-    sqlite3_bind_text(st, 38, job->secret, -1, SQLITE_TRANSIENT);
-    rc = sqlite3_step(st) == SQLITE_DONE ? MORPH_OK : MORPH_EIO;
+  if (!argv || sqlite3_prepare_v2(morph__journal_db(j), save_sql, -1, &st, NULL) != SQLITE_OK) {
+    free(argv);
+    sqlite3_finalize(st);
+    return morph__journal_write(j, NULL, "cannot write a job");
   }
-  sqlite3_finalize(st);
+  bind_submission(st, job, argv);
+  bind_life(st, job);
+  bind_traffic(st, 34, job);
+  sqlite3_bind_int(st, 35, job->ppu); /* for morph report's node units; not read back */
+  sqlite3_bind_int64(st, 36, job->uid == (uid_t)-1 ? -1 : (sqlite3_int64)job->uid);
+  sqlite3_bind_int64(st, 37, job->gid == (gid_t)-1 ? -1 : (sqlite3_int64)job->gid);
+  sqlite3_bind_text(st, 38, job->secret, -1, SQLITE_TRANSIENT);
+  int rc = morph__journal_write(j, st, "cannot write a job");
   free(argv);
-  if (rc != MORPH_OK)
-    morph__journal_event(j, 0, job->id, "error", "cannot save job: %s", sqlite3_errmsg(db));
   return rc;
 }
 

@@ -298,6 +298,15 @@ int main(int argc, char **argv)
   char own[PATH_MAX];
   if (state_dir(&o, own, sizeof own) != 0)
     return 2;
+  /* The test hook (docs/testing.md), read once; a typo must not pass. */
+  o.d.crash_at = getenv("MORPH_TEST_CRASH_AT");
+  if (o.d.crash_at && !morph__crash_known(o.d.crash_at)) {
+    char names[1024];
+    morph__crash_names(names, sizeof names);
+    fprintf(stderr, "morph daemon: MORPH_TEST_CRASH_AT=%s is not a crash point (%s)\n",
+            o.d.crash_at, names);
+    return 2;
+  }
   morph__daemon *d = calloc(1, sizeof *d);
   if (!d)
     return 1;
