@@ -24,7 +24,7 @@ static const char usage_text[] =
   "with `morph run` and grows and shrinks malleable ones as the policy says.\n"
   "State (socket, journal, job outputs) lives in one folder.\n"
   "\n"
-  "  -d, --dir DIR         state folder ($MORPH_DIR; default /run/morph for root,\n"
+  "  -d, --dir DIR         state folder ($MORPH_DIR; default /var/lib/morph for root,\n"
   "                        else $XDG_RUNTIME_DIR/morph); it must be morphd's\n"
   "                        user's and writable by nobody else\n"
   "      --socket ADDR     socket path (default DIR/morphd.sock; every local user\n"
@@ -239,7 +239,7 @@ static int parse(cli_opts *o, int argc, char **argv)
 }
 
 /* The state folder: --dir, $MORPH_DIR, else this user's own (root's
- * /run/morph, another user's $XDG_RUNTIME_DIR/morph). Never a name in a
+ * /var/lib/morph, another user's $XDG_RUNTIME_DIR/morph). Never a name in a
  * world-writable place: another user could have made it first. */
 static int state_dir(cli_opts *o, char *buf, size_t size)
 {

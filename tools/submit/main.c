@@ -27,7 +27,7 @@ static const char usage_text[] =
   "  -o, --output FILE     the job's stdout (default DIR/jobs/ID.out)\n"
   "  -e, --error FILE      the job's stderr (default DIR/jobs/ID.err)\n"
   "  -d, --dir DIR         morphd's folder ($MORPH_DIR; default: your own morphd's\n"
-  "                        if it runs, else the shared /run/morph)\n"
+  "                        if it runs, else the shared /var/lib/morph)\n"
   "      --socket PATH     morphd's socket (default DIR/morphd.sock)\n"
   "      --matrix FILE     the job's communication matrix (Matrix Market, as morph\n"
   "                        prof writes it, bytes): placements with a topology\n"
