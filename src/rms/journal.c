@@ -149,7 +149,10 @@ int morph__journal_open(const char *path, int readonly, morph__journal **out, ch
   if (!j)
     return MORPH_ENOMEM;
   snprintf(j->path, sizeof j->path, "%s", path);
-  int flags = readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+  /* A writer never follows a symbolic link to its file (nor SQLite to the
+   * -wal and -shm beside it): setup.c refuses one, this holds the line. */
+  int flags = readonly ? SQLITE_OPEN_READONLY
+                       : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOFOLLOW;
   int rc = sqlite3_open_v2(path, &j->db, flags, NULL) == SQLITE_OK
                ? MORPH_OK
                : morph__journal_fail(j, "cannot be opened");
