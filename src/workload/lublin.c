@@ -57,6 +57,7 @@ void morph_lublin_options_init(morph_lublin_options *opt)
   opt->interactive = 1;
   opt->max_runtime = exp(12.0);
   opt->serial = 0.05;
+  opt->estimates = 1;
 }
 
 int morph_lublin_options_shape(morph_lublin_options *opt, const char *shape)
@@ -265,6 +266,10 @@ int morph_workload_generate_lublin(morph_workload *wl, const morph_lublin_option
     return morph__wl_fail(wl, MORPH_EINVAL, "lublin: need njobs >= 2, 1 <= nodes <= 1e6, "
                           "load >= 0, 2 <= max_runtime <= 1e9, serial in [0, 1]");
   int rc = opt->load > 0 ? reach_load(wl, opt) : draw(wl, opt, 1.0);
+  /* Users' requests, after the load: the model draws them from the run
+   * times, which the load does not change. */
+  if (!rc && opt->estimates)
+    rc = morph_workload_estimates_tsafrir(wl, fmax(3600.0, opt->max_runtime), opt->seed);
   if (rc) {
     morph_workload_clear(wl);
     return rc;
