@@ -50,6 +50,7 @@ static void fill_limits(morph_policy_job *p, const morph__job *job)
   if (!morph_job_kind_malleable(job->kind))
     p->min = p->pref = p->max = p->req_max;
   p->submit_time = job->submit;
+  p->walltime = morph__limit_estimate(job); /* 0: the policy's default_walltime */
   p->traffic = job->traffic, p->traffic_n = job->traffic_n;
   /* What libmorph measures (PROGRESS: seconds per iteration, MPI seconds
    * per iteration): MTCT's trend is the last ratio; its running average
@@ -184,6 +185,9 @@ static void carry_out(morph__daemon *d, snap_buf *b, int *issued)
       issued[i] = morph__resize_expand(d, job, a->to * job->ppu, &pieces);
     else if (a->op == MORPH_POLICY_SHRINK)
       issued[i] = morph__resize_shrink(d, job, a->to * job->ppu, &pieces);
+    /* The pause a resize costs the job does not count against its limit. */
+    if (issued[i] > 0 && a->op != MORPH_POLICY_START)
+      morph__limit_pause(job, morph__wall());
   }
   morph__alloc_free(&pieces);
 }
@@ -209,6 +213,7 @@ int morph__sched_decide(morph__daemon *d)
   morph__backend_view v;
   snap_buf b;
   memset(&b, 0, sizeof b);
+  morph__limits_tick(d);
   int read = morph__backend_read(d->be, &v);
   int rc = read == MORPH_OK ? build(d, &v, &b) : read;
   d->acts.n = 0;
