@@ -65,7 +65,7 @@ typedef enum morph_sim_estimates {
 
 typedef struct morph_sim_config {
   int nodes;                  /* cluster size (128) */
-  const char *policy;         /* policy engine name ("dmr+fcfs") */
+  const char *policy;         /* policy engine name ("mdmr+easy") */
   const char *placement;      /* placement strategy, morph/place.h ("firstfit") */
   const morph_place_param *place_params; /* its parameters (topology=FILE, ...), read */
   int nplace_params;                     /* by morph_sim_create() only */

@@ -11,7 +11,7 @@ void morph_sim_config_init(morph_sim_config *cfg)
 {
   memset(cfg, 0, sizeof *cfg);
   cfg->nodes = 128;
-  cfg->policy = "dmr+fcfs";
+  cfg->policy = "mdmr+easy";
   cfg->placement = "firstfit";
   morph_policy_params_default(&cfg->params);
   cfg->params.sizes = MORPH_POLICY_SIZES_FACTOR;

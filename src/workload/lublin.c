@@ -241,18 +241,6 @@ static int reach_load(morph_workload *wl, const morph_lublin_options *o)
   return draw(wl, o, exp(best));
 }
 
-double morph_workload_offered_load(const morph_workload *wl, int nodes)
-{
-  double work = 0, first = INFINITY, last = 0;
-  for (size_t i = 0; wl && i < wl->njobs; i++) {
-    const morph_wjob *j = &wl->jobs[i];
-    work += morph_model_time(&j->model, j->req_max) * j->req_max;
-    first = j->submit < first ? j->submit : first;
-    last = j->submit > last ? j->submit : last;
-  }
-  return nodes > 0 && last > first ? work / (nodes * (last - first)) : 0;
-}
-
 int morph_workload_generate_lublin(morph_workload *wl, const morph_lublin_options *opt)
 {
   morph_lublin_options def;

@@ -29,7 +29,7 @@ static const char usage_text[] =
   "                        not built yet)\n"
   "  -n, --slots N         embedded: slots on this machine (default: CPUs)\n"
   "      --hostfile FILE   embedded: pool from a hostfile (\"host slots=N\" lines)\n"
-  "  -p, --policy NAME     policy engine (default dmr+easy, rdmr+easy with --backend\n"
+  "  -p, --policy NAME     policy engine (default mdmr+easy, rdmr+easy with --backend\n"
   "                        slurm; --list-policies)\n"
   "      --param KEY=VAL   policy parameter, repeatable (sched_period=10, ...)\n"
   "      --placement NAME  placement strategy: which slots (default firstfit; below)\n"

@@ -41,7 +41,7 @@ static void usage(FILE *out)
           "                          MAX s the largest (replaces the trace's)\n"
           "  --save-workload FILE    write the workload used as JSON\n"
           "Simulation:\n"
-          "  -n, --nodes N (128)     -p, --policy NAME (dmr+fcfs)\n"
+          "  -n, --nodes N (128)     -p, --policy NAME (mdmr+easy)\n"
           "  --placement NAME        placement strategy: which nodes (firstfit; below)\n"
           "  --topology FILE  --faults FILE  --place-param KEY=VALUE: placement\n"
           "                          parameters (tofa, greedy, random; docs/topology.md)\n"
