@@ -14,7 +14,10 @@
  *     its minimum (Algorithm 2 stops at preferred), lets a waiting job
  *     start, it shrinks and that job starts on the released units.
  *  4. A job whose MTCT values are both below mtct_lower doubles, within
- *     its maximum and the free units (mtct's rule). While jobs still wait,
+ *     its maximum and the free units (mtct's rule). A job that does not
+ *     measure its MPI time (a program not linked with libmorph-prof, MTCT
+ *     unknown) doubles too: nothing says it is inefficient, and a default
+ *     under which such a job never grows surprises its developer. While jobs still wait,
  *     only if its expected end (start + limit) is before the reservation
  *     (shadow time) of the first of them, or if the units it takes are
  *     left over at that time: a growth is a backfill that never delays
@@ -60,8 +63,8 @@ static int double_job(morph__pass *run, int j, int head, double shadow, long *ex
 {
   const morph_policy_job *job = &run->snap->running[j];
   double lower = run->params->mtct_lower;
-  if (!morph__resizable(run, j) || morph__inhibited(run, j) || job->mtct_avg < 0 ||
-      job->mtct_trend < 0 || job->mtct_avg >= lower || job->mtct_trend >= lower)
+  if (!morph__resizable(run, j) || morph__inhibited(run, j) || job->mtct_avg >= lower ||
+      job->mtct_trend >= lower)
     return 0;
   int size = run->s->size[j];
   long hi = size + morph__free_units(run);

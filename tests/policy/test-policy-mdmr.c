@@ -31,6 +31,8 @@ static const policy_case cases[] = {
     /* Step 4: an efficient job doubles into free units when nobody waits. */
     CASE("doubles-when-nobody-waits", "mdmr+easy", NULL,
          "nodes 8 1; run 1 malleable 2 1 2 8 mtct=0.1/0.1 @ 0,1", "expand 1 2->4"),
+    CASE("doubles-when-mtct-unknown", "mdmr+easy", NULL,
+         "nodes 8 1; run 1 malleable 2 1 2 8 @ 0,1", "expand 1 2->4"),
     CASE("band-stays", "mdmr+easy", NULL,
          "nodes 8 1; run 1 malleable 2 1 2 8 mtct=0.3/0.1 @ 0,1", ""),
     /* While a job waits it doubles only if it ends before the head's
