@@ -97,6 +97,9 @@ struct morph__launch_relay {
   double next_try;       /* run clock of the next connection attempt */
   morph__msg backlog[16];/* ACKs and BYE waiting for a connection */
   int n_backlog;
+  morph__msg last_ack;   /* the last ACK sent (kind ERROR: none yet): said
+                            again after each reconnection, since a morphd
+                            killed before it read one lost it */
   morph__msg queue[16];  /* RESIZEs from morphd not yet sent to the job */
   int n_queue;
 };

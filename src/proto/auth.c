@@ -150,6 +150,15 @@ static int decode(morph__conn *c, const char *cred, char *payload, size_t size, 
   return rc;
 }
 
+/* The payload and user of the credential an auth line carries. */
+static int line_cred(morph__conn *c, const char *line, char *payload, size_t size, uid_t *uid,
+                     gid_t *gid)
+{
+  char cred[2048];
+  int rc = cred_of(c, line, cred, sizeof cred);
+  return rc == MORPH_OK ? decode(c, cred, payload, size, uid, gid) : rc;
+}
+
 /* Checks "<tag> <side> " at the start of payload; returns what follows. */
 static const char *after_tag(morph__conn *c, const char *payload, const char *side)
 {
@@ -180,15 +189,13 @@ static int recv_answer(morph__conn *c, double deadline, char *line, size_t size)
   }
 }
 
-/* The server's answer: ours nonce, then the session key. */
+/* The server's answer: our nonce, then the session key. */
 static int take_answer(morph__conn *c, const char *line, const char *nonce)
 {
-  char cred[2048], payload[256];
+  char payload[256];
   uid_t uid;
   gid_t gid;
-  int rc = cred_of(c, line, cred, sizeof cred);
-  if (rc == MORPH_OK)
-    rc = decode(c, cred, payload, sizeof payload, &uid, &gid);
+  int rc = line_cred(c, line, payload, sizeof payload, &uid, &gid);
   if (rc != MORPH_OK)
     return rc == MORPH_EPROTO ? MORPH_EAUTH : rc;
   if (!morph__auth_trusted_server(uid))
@@ -225,12 +232,10 @@ int morph__auth_client(morph__conn *c, double deadline)
 /* The client's credential: its nonce (into nonce) and its user. */
 static int check_client(morph__conn *c, const char *line, int any_user, char *nonce)
 {
-  char cred[2048], payload[256];
+  char payload[256];
   uid_t uid;
   gid_t gid;
-  int rc = cred_of(c, line, cred, sizeof cred);
-  if (rc == MORPH_OK)
-    rc = decode(c, cred, payload, sizeof payload, &uid, &gid);
+  int rc = line_cred(c, line, payload, sizeof payload, &uid, &gid);
   if (rc != MORPH_OK)
     return rc;
   if (!any_user && uid != geteuid())

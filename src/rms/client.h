@@ -12,7 +12,9 @@
 
 #include "proto/seal.h"
 
-#define MORPH__SYSTEM_DIR "/run/morph" /* the cluster's shared morphd */
+/* The shared morphd's folder, root's default: a lasting one (its journal
+ * must survive a reboot), as slurmctld's StateSaveLocation is. */
+#define MORPH__SYSTEM_DIR "/var/lib/morph"
 
 typedef struct morph__cli {
   int fd;
@@ -24,7 +26,7 @@ typedef struct morph__cli {
   char errmsg[512];
 } morph__cli;
 
-/* The state folder of a morphd this user runs: root's is /run/morph,
+/* The state folder of a morphd this user runs: root's is /var/lib/morph,
  * another user's $XDG_RUNTIME_DIR/morph. Errors: MORPH_ENOENT (not root
  * and no XDG_RUNTIME_DIR: no folder is safe to assume), MORPH_EINVAL (too
  * long). */
@@ -32,7 +34,7 @@ int morph__own_dir(char *out, size_t size);
 
 /* Fills dir and sock of c from the options (NULL when not given), then
  * $MORPH_DIR, then the user's own morphd's folder (morph__own_dir) if that
- * morphd runs, else the cluster's shared /run/morph.
+ * morphd runs, else the cluster's shared /var/lib/morph.
  * Errors: MORPH_EINVAL (too long). */
 int morph__cli_paths(morph__cli *c, const char *dir, const char *sock);
 

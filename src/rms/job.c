@@ -152,3 +152,39 @@ int morph__job_set_argv(morph__job *j, int argc, const char *const *argv)
   j->argc = argc;
   return MORPH_OK;
 }
+
+int morph__job_mark_take(morph__job_mark *m, const morph__job *j)
+{
+  *m = (morph__job_mark){.state = j->state, .size = j->size, .rz_id = j->rz_id,
+                         .rz_to = j->rz_to, .rz_op = j->rz_op, .rz_phase = j->rz_phase,
+                         .start = j->start, .last_change = j->last_change,
+                         .rz_deadline = j->rz_deadline, .pid = j->pid};
+  morph__alloc_init(&m->alloc);
+  morph__alloc_init(&m->extra);
+  morph__alloc_init(&m->plan);
+  if (morph__alloc_copy(&m->alloc, &j->alloc) == MORPH_OK &&
+      morph__alloc_copy(&m->extra, &j->extra) == MORPH_OK &&
+      morph__alloc_copy(&m->plan, &j->plan) == MORPH_OK)
+    return MORPH_OK;
+  morph__job_mark_free(m);
+  return MORPH_ENOMEM;
+}
+
+void morph__job_mark_restore(const morph__job_mark *m, morph__job *j)
+{
+  j->state = m->state, j->size = m->size, j->rz_id = m->rz_id, j->rz_to = m->rz_to;
+  j->rz_op = m->rz_op, j->rz_phase = m->rz_phase;
+  j->start = m->start, j->last_change = m->last_change, j->rz_deadline = m->rz_deadline;
+  j->pid = m->pid;
+  /* Only a lack of memory fails these; the books check would say so. */
+  morph__alloc_copy(&j->alloc, &m->alloc);
+  morph__alloc_copy(&j->extra, &m->extra);
+  morph__alloc_copy(&j->plan, &m->plan);
+}
+
+void morph__job_mark_free(morph__job_mark *m)
+{
+  morph__alloc_free(&m->alloc);
+  morph__alloc_free(&m->extra);
+  morph__alloc_free(&m->plan);
+}

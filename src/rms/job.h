@@ -99,6 +99,12 @@ typedef struct morph__job {
   uint64_t *traffic;        /* owned: its communication matrix (morph submit
                                --matrix), traffic_n^2, row-major; NULL: none */
   int traffic_n;
+  /* Time limit (limit.c, docs/morphd.md "Time limits"), kept in the
+   * journal's limits table. */
+  double walltime;          /* requested limit in s at req_max; 0: none */
+  double limit_end;         /* running: morph__wall() at which it is stopped */
+  double limit_pause;       /* a resize in flight since then (0: none) */
+  int limit_size;           /* the size limit_end was set for */
 } morph__job;
 
 const char *morph__jstate_name(morph__jstate s);
@@ -131,5 +137,24 @@ json_t *morph__job_traffic_json(const morph__job *j);
 
 /* Copies argv (argc entries). Errors: MORPH_ENOMEM. */
 int morph__job_set_argv(morph__job *j, int argc, const char *const *argv);
+
+/* What a decision changes in a job (state, size, allocations, the resize
+ * in flight, start time, pid), noted before the decision so that one the
+ * journal did not take can be undone. */
+typedef struct morph__job_mark {
+  morph__jstate state;
+  int size, rz_id, rz_to;
+  morph__rop rz_op;
+  morph__rphase rz_phase;
+  double start, last_change, rz_deadline;
+  pid_t pid;
+  morph__alloc alloc, extra, plan;
+} morph__job_mark;
+
+/* Notes j into m. Errors: MORPH_ENOMEM (m holds nothing then). */
+int morph__job_mark_take(morph__job_mark *m, const morph__job *j);
+/* Puts j back as noted in m (m stays valid). */
+void morph__job_mark_restore(const morph__job_mark *m, morph__job *j);
+void morph__job_mark_free(morph__job_mark *m);
 
 #endif

@@ -103,7 +103,8 @@ static int admin_group(morph__daemon *d)
   return MORPH_OK;
 }
 
-/* The policy when none is named. On Slurm, rdmr: Slurm starts its queue
+/* The policy when none is named: mdmr on EASY, the default of morph sim
+ * too (docs/policy-evaluation.md). On Slurm, rdmr: Slurm starts its queue
  * in priority order and grants an expander only nodes no higher-priority
  * job waits for, so morph jobs grow only with units no waiting job (foreign
  * or morph's) needs, and several grown jobs shrink back to their preferred
@@ -113,7 +114,7 @@ static int admin_group(morph__daemon *d)
  * only: the foreign jobs waited 18 % longer with morph (docs/slurm.md). */
 static const char *default_policy(const char *backend)
 {
-  return backend && !strcmp(backend, "slurm") ? "rdmr+easy" : "dmr+easy";
+  return backend && !strcmp(backend, "slurm") ? "rdmr+easy" : "mdmr+easy";
 }
 
 static int backend_and_policy(morph__daemon *d)
@@ -181,6 +182,13 @@ static int another_daemon(const char *sock)
   return 1;
 }
 
+/* A running job the journal holds without a pid: morphd stopped between
+ * journaling its start and journaling its morph run's pid. */
+static int unstarted(const morph__daemon *d, const morph__job *job)
+{
+  return job->state == MORPH__J_RUNNING && job->pid <= 0 && morph__backend_starts_jobs(d->be);
+}
+
 static int load_one(void *ctx, morph__job *job)
 {
   morph__daemon *d = ctx;
@@ -190,30 +198,50 @@ static int load_one(void *ctx, morph__job *job)
     return MORPH_ENOMEM;
   }
   *j = *job;
-  /* After a restart no relay is connected yet. */
-  j->adopted = j->state == MORPH__J_RUNNING;
+  /* After a restart no relay is connected yet. A job that may never
+   * have started is new until its start marker says otherwise. */
+  j->adopted = j->state == MORPH__J_RUNNING && !unstarted(d, j);
   j->conn = -1;
-  j->ready = j->state == MORPH__J_RUNNING;
+  j->ready = j->adopted;
   return morph__job_add(d, j);
 }
 
+/* Starts that waited for a shrink which is over (morphd stopped after
+ * journaling its release, before starting them) go back to the queue. */
+static void requeue_orphans(morph__daemon *d)
+{
+  for (int i = 0; i < d->njobs; i++) {
+    int id = d->jobs[i]->state == MORPH__J_STARTING ? d->jobs[i]->rz_id : 0, live = 0;
+    for (int k = 0; id && k < d->njobs; k++)
+      live |= d->jobs[k]->state == MORPH__J_RUNNING && d->jobs[k]->rz_id == id;
+    if (id && !live)
+      morph__jobs_requeue(d, id, "was over when morphd restarted");
+  }
+}
+
 /* The backend books again what the journal's live jobs hold, and the
- * resizes they had in flight go on. */
+ * resizes they had in flight go on. A running job without a pid is
+ * started (again): its start marker tells the backend whether it got as
+ * far as its morph run, which is then taken on, not started twice. */
 static int adopt(morph__daemon *d)
 {
   char err[256];
   for (int i = 0; i < d->njobs; i++) {
     morph__job *job = d->jobs[i];
-    if (job->state != MORPH__J_RUNNING && job->state != MORPH__J_STARTING)
+    if ((job->state != MORPH__J_RUNNING && job->state != MORPH__J_STARTING) || unstarted(d, job))
       continue;
     int rc = morph__backend_adopt(d->be, job, err, sizeof err);
     if (rc != MORPH_OK)
       return fail(d, rc, "%s", err);
   }
   morph__journal_begin(d->journal);
+  requeue_orphans(d);
+  for (int i = 0; i < d->njobs; i++)
+    if (unstarted(d, d->jobs[i]))
+      morph__start_act(d, d->jobs[i], 0, "restart");
+  morph__journal_commit(d->journal);
   for (int i = 0; i < d->njobs; i++)
     morph__resize_resume(d, d->jobs[i]);
-  morph__journal_commit(d->journal);
   return MORPH_OK;
 }
 
@@ -252,6 +280,7 @@ static int journal(morph__daemon *d)
   int rc = morph__journal_open(d->jpath, 0, &d->journal, err, sizeof err);
   if (rc != MORPH_OK)
     return fail(d, rc, "%s", err);
+  morph__journal_set_log(d->journal, &d->log);
   morph__backend_view v;
   rc = morph__backend_read(d->be, &v);
   if (rc != MORPH_OK)

@@ -21,6 +21,7 @@
 
 #include "morph/error.h"
 #include "rms/morphd.h"
+#include "daemon-rig.h"
 
 /* Two nodes of 2 slots; completions queued by the test. */
 typedef struct fake {
@@ -148,8 +149,7 @@ static void push(fake *f, morph__backend_event_kind kind, int64_t job, int req, 
 typedef struct rig {
   fake f;
   morph__daemon d;
-  int peer; /* the job side of the relay connection */
-  char dir[64];
+  daemon_rig t; /* t.peer: the job side of the relay connection */
 } rig;
 
 static rig *rig_new(const morph__backend_ops *ops)
@@ -161,38 +161,14 @@ static rig *rig_new(const morph__backend_ops *ops)
     snprintf(r->f.nodes[n].host, sizeof r->f.nodes[n].host, "node%d", n + 1);
     r->f.nodes[n].slots = 2;
   }
-  morph__daemon *d = &r->d;
-  d->log = (morph__sayer){.prog = "test-morphd-seam", .verbose = 0};
-  d->be = &r->f.base;
-  d->next_job = d->next_resize = 1;
-  d->listener.fd = d->listener.reserve = -1;
-  for (int i = 0; i < MORPH__MAX_CLIENTS; i++)
-    d->clients[i].fd = -1;
-  snprintf(r->dir, sizeof r->dir, "/tmp/test-morphd-seam-XXXXXX");
-  assert_non_null(mkdtemp(r->dir));
-  char path[128], err[256];
-  snprintf(path, sizeof path, "%s/journal.db", r->dir);
-  assert_int_equal(morph__journal_open(path, 0, &d->journal, err, sizeof err), MORPH_OK);
-  assert_int_equal(morph_policy_create("dmr+easy", NULL, &d->policy), MORPH_OK);
-  morph_policy_actions_init(&d->acts);
-  int sv[2];
-  assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
-  d->clients[0] = (morph__client){.fd = sv[0], .type = MORPH__C_JOB, .buf = malloc(16)};
-  r->peer = sv[1];
+  daemon_rig_open(&r->t, &r->d, &r->f.base, "test-morphd-seam", MORPH__C_JOB);
   return r;
 }
 
 static void rig_free(rig *r)
 {
   morph__alloc_free(&r->f.grown);
-  morph__daemon_fini(&r->d);
-  close(r->peer);
-  char path[128];
-  for (int k = 0; k < 3; k++) {
-    snprintf(path, sizeof path, "%s/journal.db%s", r->dir, (const char *[]){"", "-wal", "-shm"}[k]);
-    unlink(path);
-  }
-  rmdir(r->dir);
+  daemon_rig_close(&r->t, &r->d);
   free(r);
 }
 
@@ -200,17 +176,7 @@ static void rig_free(rig *r)
  * malleable, connected on client 0 and ready to resize. */
 static morph__job *job_add(rig *r, morph__jstate state, const char *alloc)
 {
-  morph__job *j = calloc(1, sizeof *j);
-  assert_non_null(j);
-  morph__job_init(j);
-  const char *argv[] = {"/bin/app"};
-  morph__job_set_argv(j, 1, argv);
-  j->id = r->d.next_job;
-  j->kind = MORPH_KIND_MALLEABLE;
-  j->min = 1, j->pref = 2, j->max = 4, j->req_min = j->req_max = 2;
-  j->state = state;
-  assert_int_equal(morph__alloc_parse(&j->alloc, alloc), MORPH_OK);
-  j->size = morph__alloc_total(&j->alloc);
+  morph__job *j = daemon_rig_job(&r->d, state, alloc);
   book(&r->f, &j->alloc, 1);
   if (state == MORPH__J_RUNNING) {
     j->conn = 0, j->ready = 1;
@@ -224,7 +190,7 @@ static morph__job *job_add(rig *r, morph__jstate state, const char *alloc)
 static int received(rig *r, morph__msg *m)
 {
   char line[4096], err[128];
-  ssize_t n = recv(r->peer, line, sizeof line - 1, MSG_DONTWAIT);
+  ssize_t n = recv(r->t.peer, line, sizeof line - 1, MSG_DONTWAIT);
   if (n <= 0)
     return 0;
   line[n] = '\0';
@@ -494,7 +460,7 @@ static int shrink_mechanism_sent(int failing, int shared, unsigned mechanisms, c
 {
   rig *r = rig_new(&fake_ops);
   char topo[128];
-  snprintf(topo, sizeof topo, "%s/hosts", r->dir);
+  snprintf(topo, sizeof topo, "%s/hosts", r->t.dir);
   FILE *f = fopen(topo, "w");
   assert_non_null(f);
   fputs("node1 slots=2\nnode2 slots=2\n", f);
@@ -511,7 +477,7 @@ static int shrink_mechanism_sent(int failing, int shared, unsigned mechanisms, c
   morph__alloc give = pieces("1:2");
   /* morphd's log goes to stderr: into a file for the call */
   char log[128];
-  snprintf(log, sizeof log, "%s/log", r->dir);
+  snprintf(log, sizeof log, "%s/log", r->t.dir);
   FILE *logf = fopen(log, "w+");
   assert_non_null(logf);
   fflush(stderr);

@@ -29,7 +29,7 @@ static const char usage_text[] =
   "with `morph run` and grows and shrinks malleable ones as the policy says.\n"
   "State (socket, journal, job outputs) lives in one folder.\n"
   "\n"
-  "  -d, --dir DIR         state folder ($MORPH_DIR; default /run/morph for root,\n"
+  "  -d, --dir DIR         state folder ($MORPH_DIR; default /var/lib/morph for root,\n"
   "                        else $XDG_RUNTIME_DIR/morph); it must be morphd's\n"
   "                        user's and writable by nobody else\n"
   "      --socket ADDR     socket path (default DIR/morphd.sock; every local user\n"
@@ -40,7 +40,7 @@ static const char usage_text[] =
   "      --admin-group G   members of group G act on every job, as root does\n"
   "  -n, --slots N         embedded: slots on this machine (default: CPUs)\n"
   "      --hostfile FILE   embedded: pool from a hostfile (\"host slots=N\" lines)\n"
-  "  -p, --policy NAME     policy engine (default dmr+easy, rdmr+easy with --backend\n"
+  "  -p, --policy NAME     policy engine (default mdmr+easy, rdmr+easy with --backend\n"
   "                        slurm; --list-policies)\n"
   "      --param KEY=VAL   policy parameter, repeatable (sched_period=10, ...)\n"
   "      --placement NAME  placement strategy: which slots (default firstfit; below)\n"
@@ -268,7 +268,7 @@ static int parse(cli_opts *o, int argc, char **argv)
 }
 
 /* The state folder: --dir, $MORPH_DIR, else this user's own (root's
- * /run/morph, another user's $XDG_RUNTIME_DIR/morph). Never a name in a
+ * /var/lib/morph, another user's $XDG_RUNTIME_DIR/morph). Never a name in a
  * world-writable place: another user could have made it first. */
 static int state_dir(cli_opts *o, char *buf, size_t size)
 {
@@ -364,6 +364,15 @@ int main(int argc, char **argv)
   char own[PATH_MAX];
   if (state_dir(&o, own, sizeof own) != 0)
     return 2;
+  /* The test hook (docs/testing.md), read once; a typo must not pass. */
+  o.d.crash_at = getenv("MORPH_TEST_CRASH_AT");
+  if (o.d.crash_at && !morph__crash_known(o.d.crash_at)) {
+    char names[1024];
+    morph__crash_names(names, sizeof names);
+    fprintf(stderr, "morph daemon: MORPH_TEST_CRASH_AT=%s is not a crash point (%s)\n",
+            o.d.crash_at, names);
+    return 2;
+  }
   morph__daemon *d = calloc(1, sizeof *d);
   if (!d)
     return 1;

@@ -18,7 +18,7 @@ static const char usage_text[] =
   "  -a, --all           every job, also all finished ones\n"
   "      --json          morphd's raw reply\n"
   "  -d, --dir DIR       morphd's folder ($MORPH_DIR; default: your own morphd's\n"
-  "                      if it runs, else the shared /run/morph)\n"
+  "                      if it runs, else the shared /var/lib/morph)\n"
   "      --socket PATH   morphd's socket\n"
   "  -h, --help          this text\n";
 

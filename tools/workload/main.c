@@ -24,7 +24,7 @@ static const char usage_text[] =
   "then follows the jobs until all have ended, printing progress.\n"
   "\n"
   "  -d, --dir DIR         morphd's folder ($MORPH_DIR; default: your own morphd's\n"
-  "                        if it runs, else the shared /run/morph)\n"
+  "                        if it runs, else the shared /var/lib/morph)\n"
   "      --socket PATH     morphd's socket\n"
   "      --app-dir DIR     where the applications are (default: next to morph)\n"
   "      --suffix S        appended to application names (default .ompi)\n"
