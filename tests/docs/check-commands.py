@@ -18,6 +18,7 @@ source the programs are built from. Two checks:
    for the commands that stop there (run, submit, prof). Placeholders
    (N, DIR, `...`) and the [optional] brackets of a synopsis are allowed.
 """
+import glob
 import os
 import re
 import shlex
@@ -26,7 +27,14 @@ import sys
 
 from mdtext import SRC, blocks, inline_code, pages, read
 
-COMMANDS = ["run", "submit", "status", "cancel", "workload", "report", "daemon", "sim", "prof"]
+
+def dispatcher_commands():
+    """The commands of the dispatcher's table in tools/morph.c."""
+    text = open(os.path.join(SRC, "tools/morph.c")).read()
+    return re.findall(r'^\s*\{"([a-z]+)",\s*"', text, re.M)
+
+
+COMMANDS = dispatcher_commands()
 ALIASES = {"queue": "status"}
 # Sub-commands with a getopt table of their own: (command, word) -> file.
 SUBS = {("sim", "limits"): "tools/sim/limits.c", ("workload", "lublin"): "tools/workload/lublin.c"}
@@ -58,9 +66,17 @@ def table(path):
 
 
 def specs():
+    """Every getopt table of tools/: a file with a getopt_long call that is
+    neither a command's main.c nor in SUBS is an error (its options would
+    go unchecked)."""
     out = {c: table("tools/%s/main.c" % c) for c in COMMANDS}
     for key, path in SUBS.items():
         out[key] = table(path)
+    known = {"tools/%s/main.c" % c for c in COMMANDS} | set(SUBS.values())
+    for f in sorted(glob.glob(os.path.join(SRC, "tools", "*", "*.c"))):
+        rel = os.path.relpath(f, SRC)
+        if "getopt_long(" in open(f).read() and rel not in known:
+            raise SystemExit("%s: a getopt table check-commands.py does not know (SUBS)" % rel)
     return out
 
 
