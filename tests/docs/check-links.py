@@ -5,8 +5,9 @@ A relative link must name a file or folder of the tree; a #section, in the
 same page or another Markdown page, must be one of that page's headings
 (GitHub's anchors: lower case, punctuation dropped, spaces as hyphens, -1,
 -2 for repeats). Links in code are not links; web addresses are not
-followed (no network in tests). Prints each broken link with its page and
-line, and exits 1 if there is one.
+followed (no network in tests). No page may send the reader to a file that
+is not part of the repository (DESIGN.md, papers/). Prints each broken link
+with its page and line, and exits 1 if there is one.
 """
 import os
 import re
@@ -70,6 +71,17 @@ def broken(page, target):
     return None
 
 
+# Files of the project's workshop that are not in the repository: a page
+# that sends the reader there sends them nowhere.
+OUTSIDE = re.compile(r"\bDESIGN\.md\b|(?<![\w./-])papers/")
+
+
+def outside(lines):
+    for n, line, _ in blocks(lines):
+        for m in OUTSIDE.finditer(line):
+            yield n, m.group(0)
+
+
 def main():
     bad = total = 0
     for page in pages():
@@ -79,6 +91,9 @@ def main():
             if why:
                 bad += 1
                 print("%s:%d: (%s): %s" % (page, n, target, why))
+        for n, name in outside(read(page)):
+            bad += 1
+            print("%s:%d: names %s, which is not part of the repository" % (page, n, name))
     print("docs-links: %d links in %d pages, %d broken" % (total, len(pages()), bad))
     return 1 if bad else 0
 
