@@ -118,9 +118,11 @@ bench_write_workload() {
 bench_record() { # NAME RESULT_LINES [CSV_FILE]
   [ -z "${MORPH_BENCH_NO_RECORD:-}" ] || return 0
   [[ "${quick:-0}${smoke:-0}" =~ ^0*$ ]] || return 0
-  local dir=${MORPH_BENCH_RESULTS:-$root/bench/results}/$1 stamp
-  stamp=$(bench_stamp)
-  mkdir -p "$dir" || { echo "$bench_name: cannot create $dir" >&2; return 1; }
+  local top dir stamp
+  top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+  dir=${MORPH_BENCH_RESULTS:-$top/bench/results}/$1
+  stamp=$(bench_stamp "$top")
+  mkdir -p "$dir" || { echo "bench_record: cannot create $dir" >&2; return 1; }
   [ -s "$dir/results.csv" ] || echo "date_utc,commit,host,nproc,load,key,value" >"$dir/results.csv"
   bench_result_pairs "$2" | awk -F'\t' -v s="$stamp" '{ v = $2
     if (v ~ /[",]/) { gsub(/"/, "\"\"", v); v = "\"" v "\"" }
@@ -130,10 +132,10 @@ bench_record() { # NAME RESULT_LINES [CSV_FILE]
 }
 
 # The columns before key,value: date, commit, host, cores, load averages.
-bench_stamp() {
+bench_stamp() { # TOP
   local commit
-  commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
-  git -C "$root" diff --quiet HEAD -- . ':!bench/results' 2>/dev/null || commit+=-dirty
+  commit=$(git -C "$1" rev-parse --short HEAD 2>/dev/null || echo unknown)
+  git -C "$1" diff --quiet HEAD -- . ':!bench/results' 2>/dev/null || commit+=-dirty
   printf "%s,%s,%s,%s,%s" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$commit" "$(hostname)" \
     "$(nproc)" "$(cut -d' ' -f1-3 /proc/loadavg)"
 }

@@ -119,5 +119,7 @@ if [ -x "$root/bench/crash-points.sh" ] || [ -f "$root/bench/crash-points.sh" ];
   crash=$(echo "$line" | grep -oE 'crash_points=[^ ]+ crash_points_failed=[^ ]+' || echo "$crash")
 fi
 
-echo "RESULT flood_legit_ok=$flood_ok auth_msg_overhead=${auth%% *} munge_per_msg_vs_plain=${munge%% *}" \
-     "$crash attacks=$attacks attacks_refused_share=$(bench_ratio "$passed" "$attacks")"
+result=$(echo "RESULT flood_legit_ok=$flood_ok auth_msg_overhead=${auth%% *} munge_per_msg_vs_plain=${munge%% *}" \
+     "$crash attacks=$attacks attacks_refused_share=$(bench_ratio "$passed" "$attacks")")
+echo "$result"
+bench_record security "$result"
