@@ -31,8 +31,9 @@
 # calls.init_s). It then rewrites bench/results/NAME/latest.md, a table of
 # that run, and copies CSV_FILE (the run's own data) to latest.csv. Nothing
 # is written when MORPH_BENCH_NO_RECORD is set (the CTest cases that run a
-# bench set it) or for a --quick or --smoke run ($quick or $smoke set and
-# not 0): their figures are not the benchmark's. MORPH_BENCH_RESULTS moves
+# bench set it, and a bench that runs another whose keys its own RESULT
+# line carries) or for a --quick or --smoke run ($quick or $smoke set and
+# not 0, --ratios too): their figures are not the benchmark's. MORPH_BENCH_RESULTS moves
 # bench/results elsewhere (the test of this file).
 
 bench_init() { # NAME [DEFAULT_BUILD]
