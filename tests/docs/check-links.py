@@ -4,10 +4,11 @@
 A relative link must name a file or folder of the tree; a #section, in the
 same page or another Markdown page, must be one of that page's headings
 (GitHub's anchors: lower case, punctuation dropped, spaces as hyphens, -1,
--2 for repeats). Links in code are not links; web addresses are not
-followed (no network in tests). No page may send the reader to a file that
-is not part of the repository (DESIGN.md, papers/). Prints each broken link
-with its page and line, and exits 1 if there is one.
+-2 for repeats) or an `<a id=...>` anchor. Links in code are not links;
+web addresses are not followed (no network in tests). No page may send the
+reader to a file that is not part of the repository (DESIGN.md, papers/).
+Prints each broken link with its page and line, and exits 1 if there is
+one.
 """
 import os
 import re
@@ -34,6 +35,8 @@ def anchors(page, cache={}):
             m = re.match(r"^(#{1,6})\s+(.*?)\s*#*\s*$", line)
             if m and not code:
                 out.add(slug(m.group(2), seen))
+            if not code:  # an HTML anchor: <a id="name"></a>
+                out.update(re.findall(r"<a\s+(?:id|name)=\"([^\"]+)\"", line))
         cache[page] = out
     return cache[page]
 
