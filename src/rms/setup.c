@@ -111,7 +111,7 @@ static int admin_group(morph__daemon *d)
  * size together to start a waiting job that needs more nodes than one of
  * them can give. dmr grew into the idle nodes Slurm was keeping for a
  * waiting foreign job (expanders pending for Priority) and shrank one job
- * only: the foreign jobs waited 18 % longer with morph (docs/slurm.md). */
+ * only: the foreign jobs waited 18 % longer with morph (bench/slurm.sh). */
 static const char *default_policy(const char *backend)
 {
   return backend && !strcmp(backend, "slurm") ? "rdmr+easy" : "mdmr+easy";
