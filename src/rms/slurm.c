@@ -271,6 +271,7 @@ static int update_nodes(morph__sl *s, morph__sl_claim *c, morph__backend_event *
   d.job_id = (uint32_t)c->id;
   d.req_nodes = keep;
   double t0 = morph__wall();
+  morph__sl_rpc(s, MORPH__SL_RPC_UPDATE, 0);
   if (slurm_update_job(&d) != SLURM_SUCCESS) {
     ev->outcome = MORPH_EBUSY;
     snprintf(ev->text, sizeof ev->text, "Slurm did not shrink job %lld to %.120s: %s",
@@ -336,6 +337,7 @@ static int sl_stop(morph__backend *b, const morph__job *job)
     return MORPH_ESTATE;
   /* Every process of the job, the batch step's too: morph run stops its
    * mpirun and says BYE. */
+  morph__sl_rpc(s, MORPH__SL_RPC_KILL, 0);
   if (slurm_kill_job((uint32_t)job->id, SIGTERM, KILL_FULL_JOB) != SLURM_SUCCESS) {
     morph__say(s->log, 0, "cannot signal Slurm job %lld: %s", (long long)job->id,
                morph__sl_strerror());
@@ -373,6 +375,7 @@ static void cancel_orphan_expanders(morph__sl *s, int64_t id)
       continue;
     morph__say(s->log, 0, "job %lld: cancelling expander %u, left by a grow before a restart",
                (long long)id, e->job_id);
+    morph__sl_rpc(s, MORPH__SL_RPC_KILL, 0);
     if (slurm_kill_job(e->job_id, SIGKILL, 0) != SLURM_SUCCESS)
       morph__say(s->log, 0, "cannot cancel expander %u: %s", e->job_id, morph__sl_strerror());
   }
@@ -437,6 +440,7 @@ static int sl_ended_by(morph__backend *b, const morph__job *job, char *text, siz
   job_info_msg_t *m = NULL;
   if (s->stale) /* a call to a dead slurmctld waits for its timeout */
     return MORPH_EIO;
+  morph__sl_rpc(s, MORPH__SL_RPC_JOB, 0);
   if (slurm_load_job(&m, (uint32_t)job->id, SHOW_ALL) != SLURM_SUCCESS || !m)
     return MORPH_EIO;
   int rc = MORPH_ENOENT;
@@ -496,6 +500,7 @@ static void poll_slurm(morph__sl *s)
 static int sl_next(morph__backend *b, morph__backend_event *ev)
 {
   morph__sl *s = self(b);
+  morph__sl_stat_tick(s);
   if (s->nq == 0)
     poll_slurm(s);
   while (s->nq > 0) {

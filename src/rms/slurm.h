@@ -11,6 +11,8 @@
  *                 queue of events not delivered yet
  *   slurm_grow.c  grows: an expander allocation (--dependency=expand:J)
  *                 whose nodes are merged into the job
+ *   slurm_stat.c  the RPCs the backend sends slurmctld, counted, and a
+ *                 line a minute at -v
  *
  * Every libslurm call needs SLURM_CONF (open refuses to start without it:
  * Slurm would otherwise look for its controller in DNS). Slurm is read in
@@ -59,6 +61,29 @@ typedef struct morph__sl_claim {
   morph__alloc last;    /* its nodes in the last picture in which it held them */
 } morph__sl_claim;
 
+/* What the backend asks slurmctld, one RPC each (slurm_stat.c). */
+typedef enum morph__sl_rpc_kind {
+  MORPH__SL_RPC_JOBS,  /* slurm_load_jobs */
+  MORPH__SL_RPC_NODES, /* slurm_load_node */
+  MORPH__SL_RPC_RESV,  /* slurm_load_reservations */
+  MORPH__SL_RPC_JOB,   /* slurm_load_job (one job) */
+  MORPH__SL_RPC_ALLOC, /* slurm_allocate_resources */
+  MORPH__SL_RPC_UPDATE,/* slurm_update_job */
+  MORPH__SL_RPC_KILL,  /* slurm_kill_job */
+  MORPH__SL_RPC_KINDS
+} morph__sl_rpc_kind;
+
+#define MORPH__SL_STAT_WINDOW_S 60.0
+
+typedef struct morph__sl_stat {
+  double since;                    /* morph__now() when the window began */
+  long rpc[MORPH__SL_RPC_KINDS];   /* RPCs of each kind in the window */
+  long same[MORPH__SL_RPC_KINDS];  /* of the loads: answered "no change since" */
+  long pictures, pictures_same;    /* pictures taken; with every load unchanged */
+  double load_ms, load_max;        /* their loads (libslurm calls), sum and max */
+  double view_ms, view_max;        /* building the view from them */
+} morph__sl_stat;
+
 /* An event not delivered yet, and the holds it lets go of when it is. */
 typedef struct morph__sl_queued {
   morph__backend_event ev;
@@ -90,6 +115,7 @@ typedef struct morph__sl {
   int nclaims, capclaims;
   morph__sl_queued *q;
   int nq, capq;
+  morph__sl_stat st;
 } morph__sl;
 
 /* slurm_view.c */
@@ -133,5 +159,12 @@ void morph__sl_grow_poll(morph__sl *s);
 /* Cancels claim c's expander, if any (drop, refusal). */
 void morph__sl_grow_cancel(morph__sl *s, morph__sl_claim *c);
 
+/* slurm_stat.c */
+/* Counts one RPC of kind k; same: a load answered "no change since". */
+void morph__sl_rpc(morph__sl *s, morph__sl_rpc_kind k, int same);
+/* Counts one picture: same if no table changed; its loads' and view's times. */
+void morph__sl_stat_picture(morph__sl *s, int same, double load_ms, double view_ms);
+/* At the end of a window: its line at -v, and a new window. */
+void morph__sl_stat_tick(morph__sl *s);
 
 #endif

@@ -30,7 +30,8 @@
 
 void morph__sl_grow_cancel(morph__sl *s, morph__sl_claim *c)
 {
-  (void)s;
+  if (c->expander)
+    morph__sl_rpc(s, MORPH__SL_RPC_KILL, 0);
   if (c->expander && slurm_kill_job(c->expander, SIGKILL, 0) != SLURM_SUCCESS &&
       slurm_get_errno() != ESLURM_ALREADY_DONE && slurm_get_errno() != ESLURM_INVALID_JOB_ID)
     morph__say(s->log, 0, "cannot cancel expander %u of job %lld: %s", c->expander,
@@ -77,6 +78,7 @@ int morph__sl_grow_submit(morph__sl *s, morph__sl_claim *c, const slurm_job_info
   d.alloc_node = host;
   resource_allocation_response_msg_t *r = NULL;
   c->grow_deadline = morph__wall() + GROW_WAIT_S;
+  morph__sl_rpc(s, MORPH__SL_RPC_ALLOC, 0);
   if (slurm_allocate_resources(&d, &r) != SLURM_SUCCESS || !r) {
     char text[256];
     snprintf(text, sizeof text, "Slurm refused an expander on %.120s: %s", nodes,
@@ -97,6 +99,7 @@ static int merge(morph__sl *s, morph__sl_claim *c, char *why, size_t size)
   slurm_init_job_desc_msg(&d);
   d.job_id = c->expander;
   d.min_nodes = 0;
+  morph__sl_rpc(s, MORPH__SL_RPC_UPDATE, 0);
   if (slurm_update_job(&d) != SLURM_SUCCESS) {
     snprintf(why, size, "Slurm did not merge expander %u into job %lld: %s", c->expander,
              (long long)c->id, morph__sl_strerror());

@@ -118,8 +118,10 @@ static int load_jobs(morph__sl *s)
 {
   job_info_msg_t *m = NULL;
   int rc = slurm_load_jobs(s->jobs ? s->jobs->last_update : 0, &m, SHOW_ALL);
+  int same = rc != SLURM_SUCCESS && slurm_get_errno() == SLURM_NO_CHANGE_IN_DATA;
+  morph__sl_rpc(s, MORPH__SL_RPC_JOBS, same);
   if (rc != SLURM_SUCCESS)
-    return slurm_get_errno() == SLURM_NO_CHANGE_IN_DATA ? MORPH_OK : MORPH_EIO;
+    return same ? MORPH_OK : MORPH_EIO;
   slurm_free_job_info_msg(s->jobs);
   s->jobs = m;
   return MORPH_OK;
@@ -129,8 +131,10 @@ static int load_nodes(morph__sl *s)
 {
   node_info_msg_t *m = NULL;
   int rc = slurm_load_node(s->nodes_msg ? s->nodes_msg->last_update : 0, &m, SHOW_ALL);
+  int same = rc != SLURM_SUCCESS && slurm_get_errno() == SLURM_NO_CHANGE_IN_DATA;
+  morph__sl_rpc(s, MORPH__SL_RPC_NODES, same);
   if (rc != SLURM_SUCCESS)
-    return slurm_get_errno() == SLURM_NO_CHANGE_IN_DATA ? MORPH_OK : MORPH_EIO;
+    return same ? MORPH_OK : MORPH_EIO;
   slurm_free_node_info_msg(s->nodes_msg);
   s->nodes_msg = m;
   return MORPH_OK;
@@ -140,8 +144,10 @@ static int load_resv(morph__sl *s)
 {
   reserve_info_msg_t *m = NULL;
   int rc = slurm_load_reservations(s->resv ? s->resv->last_update : 0, &m);
+  int same = rc != SLURM_SUCCESS && slurm_get_errno() == SLURM_NO_CHANGE_IN_DATA;
+  morph__sl_rpc(s, MORPH__SL_RPC_RESV, same);
   if (rc != SLURM_SUCCESS)
-    return slurm_get_errno() == SLURM_NO_CHANGE_IN_DATA ? MORPH_OK : MORPH_EIO;
+    return same ? MORPH_OK : MORPH_EIO;
   slurm_free_reservation_info_msg(s->resv);
   s->resv = m;
   return MORPH_OK;
@@ -424,11 +430,16 @@ static void queue_events(morph__sl *s)
 
 int morph__sl_refresh(morph__sl *s, char *err, size_t errsize)
 {
+  double t0 = morph__now();
+  long before = s->st.rpc[MORPH__SL_RPC_JOBS] - s->st.same[MORPH__SL_RPC_JOBS] +
+                s->st.rpc[MORPH__SL_RPC_NODES] - s->st.same[MORPH__SL_RPC_NODES] +
+                s->st.rpc[MORPH__SL_RPC_RESV] - s->st.same[MORPH__SL_RPC_RESV];
   int rc = load_nodes(s);
   if (rc == MORPH_OK)
     rc = load_jobs(s);
   if (rc == MORPH_OK)
     rc = load_resv(s);
+  double t1 = morph__now();
   if (rc != MORPH_OK || !s->jobs || !s->nodes_msg) {
     snprintf(err, errsize, "cannot read Slurm's state: %s", morph__sl_strerror());
     s->stale = 1;
@@ -442,5 +453,9 @@ int morph__sl_refresh(morph__sl *s, char *err, size_t errsize)
     node_events(s), queue_events(s);
   else
     snprintf(err, errsize, "out of memory");
+  long after = s->st.rpc[MORPH__SL_RPC_JOBS] - s->st.same[MORPH__SL_RPC_JOBS] +
+               s->st.rpc[MORPH__SL_RPC_NODES] - s->st.same[MORPH__SL_RPC_NODES] +
+               s->st.rpc[MORPH__SL_RPC_RESV] - s->st.same[MORPH__SL_RPC_RESV];
+  morph__sl_stat_picture(s, after == before, 1e3 * (t1 - t0), 1e3 * (morph__now() - t1));
   return rc;
 }
