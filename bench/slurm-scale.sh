@@ -125,12 +125,16 @@ sdiag_kv() {
       print sec ":" $1 "_count", c; print sec ":" $1 "_time", t }' "$1"
 }
 
+# The RPC types morphd sends (and sdiag's own): the others are everyone else's.
+morphd_types='REQUEST_(JOB_INFO|NODE_INFO|RESERVATION_INFO|JOB_INFO_SINGLE|UPDATE_JOB|RESOURCE_ALLOCATION|KILL_JOB|PING|STATS_INFO)_'
+
 # row MODE ROUND MINUTE A B [MORPHD_LINE LOOP_LINE RSS]: the CSV row of the minute between
 # sdiag outputs A and B.
 row() {
   local mode=$1 r=$2 m=$3
-  join -a1 -e 0 -o 0,1.2,2.2 <(sdiag_kv "$4" | sort) <(sdiag_kv "$5" | sort) |
-    awk -v mode="$mode" -v r="$r" -v m="$m" -v md="${6:-}" -v lp="${7:-}" -v rss="${8:-}" '
+  join -a1 -a2 -e 0 -o 0,1.2,2.2 <(sdiag_kv "$4" | sort) <(sdiag_kv "$5" | sort) |
+    awk -v mode="$mode" -v r="$r" -v m="$m" -v md="${6:-}" -v lp="${7:-}" -v rss="${8:-}" \
+      -v mine="$morphd_types" '
       function d(k) { return v[k] }
       { v[$1] = $3 - $2 }
       END {
@@ -138,11 +142,11 @@ row() {
           if (k ~ /^type:/ && k ~ /_count$/ && k !~ /REQUEST_STATS_INFO/) {
             t = k; sub(/_count$/, "_time", t); n += v[k]; us += v[t]
             if (v[k] > 0 && v[t] / v[k] > max) max = v[t] / v[k] }
-          if (k ~ /^user:/ && k ~ /_count$/) { t = k; sub(/_count$/, "_time", t)
-            if (k ~ /^user:root_/) { rn += v[k]; rus += v[t] } else { on += v[k]; ous += v[t] } }
+          # the types morphd never sends: how slurmctld serves everyone else
+          if (k ~ /^type:/ && k ~ /_count$/ && k !~ mine) {
+            t = k; sub(/_count$/, "_time", t); on += v[k]; ous += v[t] }
+          if (k ~ /^user:root_count$/) { rn = v[k]; rus = v["user:root_time"] }
         }
-        # sdiag of user nobody: one a minute, left out of the others
-        on -= 1; ous -= d("type:REQUEST_STATS_INFO_time")
         split(md, x, " "); split(lp, y, " ")
         printf "%s,%d,%d,%d,%.2f,%.3f,%.3f,%.3f,%.3f,%d,%d,%d,%d,%d,%d,%d,%.1f,%.1f,%s,%s,%s,%s,%s,%s,%s,%s\n",
           mode, r, m, n, n / 60, (n ? us / n / 1000 : 0), max / 1000, (rn ? rus / rn / 1000 : 0),

@@ -1,7 +1,12 @@
 /*
- * rms/slurm: what the backend costs slurmctld, counted by morphd itself:
- * every libslurm call is one RPC (slurm.h, morph__sl_rpc), and a load
- * that Slurm answers "no change since" is counted as such. Once a window
+ * rms/slurm: what the backend costs slurmctld, counted by morphd itself,
+ * and its budget. Every libslurm call is one RPC (slurm.h, morph__sl_rpc),
+ * a load that Slurm answers "no change since" is counted as such, and each
+ * takes one token of a budget that grows by RATE a second up to BURST:
+ * slurm_load.c takes a picture only when a token is left, so the backend
+ * sends RATE RPCs a second on average at most, its grows and shrinks
+ * included (they may take the budget below zero: the pictures after them
+ * wait). Once a window
  * (MORPH__SL_STAT_WINDOW_S) one line at -v sums it up, for an
  * administrator to compare with sdiag:
  *
@@ -15,11 +20,30 @@
 #include "common/clock.h"
 #include "rms/slurm.h"
 
+#define RATE 0.9 /* RPCs a second */
+#define BURST 4.0
+
 static const char *const rpc_names[MORPH__SL_RPC_KINDS] = {
-  "jobs", "nodes", "reservations", "job", "allocations", "updates", "kills"};
+  "jobs", "nodes", "job", "allocations", "updates", "kills"};
+
+/* The RPC budget now (tokens accrue at RATE, at most BURST). */
+double morph__sl_budget(morph__sl *s)
+{
+  double now = morph__now();
+  if (s->tokens_at == 0)
+    s->tokens = BURST;
+  else
+    s->tokens += (now - s->tokens_at) * RATE;
+  if (s->tokens > BURST)
+    s->tokens = BURST;
+  s->tokens_at = now;
+  return s->tokens;
+}
 
 void morph__sl_rpc(morph__sl *s, morph__sl_rpc_kind k, int same)
 {
+  morph__sl_budget(s);
+  s->tokens -= 1;
   s->st.rpc[k]++;
   s->st.same[k] += same != 0;
 }
@@ -43,7 +67,7 @@ static void rpc_list(const morph__sl_stat *st, long *total, char *buf, size_t si
   *total = 0;
   buf[0] = '\0';
   for (int k = 0; k < MORPH__SL_RPC_KINDS && len < size; k++) {
-    int w = k <= MORPH__SL_RPC_RESV
+    int w = k <= MORPH__SL_RPC_NODES
                 ? snprintf(buf + len, size - len, "%s%s %ld (%ld no change)", k ? ", " : "",
                            rpc_names[k], st->rpc[k], st->same[k])
                 : snprintf(buf + len, size - len, ", %s %ld", rpc_names[k], st->rpc[k]);
