@@ -77,6 +77,10 @@ static int job_from_request(json_t *req, morph__job *j, char *why, size_t size)
   j->min = get_int(req, "min", j->req_min);
   j->max = get_int(req, "max", j->req_max);
   j->pref = get_int(req, "pref", j->req_max);
+  j->walltime = json_number_value(json_object_get(req, "walltime")); /* 0: none */
+  if (rc == MORPH_OK && (!(j->walltime >= 0) || j->walltime > MORPH_WORKLOAD_TIME_MAX))
+    rc = (snprintf(why, size, "walltime: a time limit in 0..%g s", MORPH_WORKLOAD_TIME_MAX),
+          MORPH_EINVAL);
   snprintf(j->name, sizeof j->name, "%s", get_str(req, "name") ? get_str(req, "name") : "");
   j->cwd = strdup(get_str(req, "cwd") ? get_str(req, "cwd") : "/");
   j->out = get_str(req, "out") ? strdup(get_str(req, "out")) : NULL;

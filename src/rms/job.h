@@ -99,6 +99,12 @@ typedef struct morph__job {
   uint64_t *traffic;        /* owned: its communication matrix (morph submit
                                --matrix), traffic_n^2, row-major; NULL: none */
   int traffic_n;
+  /* Time limit (limit.c, docs/morphd.md "Time limits"), kept in the
+   * journal's limits table. */
+  double walltime;          /* requested limit in s at req_max; 0: none */
+  double limit_end;         /* running: morph__wall() at which it is stopped */
+  double limit_pause;       /* a resize in flight since then (0: none) */
+  int limit_size;           /* the size limit_end was set for */
 } morph__job;
 
 const char *morph__jstate_name(morph__jstate s);

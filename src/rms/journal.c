@@ -24,7 +24,9 @@ static const char schema[] =
   " rz_op TEXT, rz_to INT, last_change REAL, cancel INT, iter_time REAL, mpi_time REAL,"
   " note TEXT, rz_phase TEXT NOT NULL DEFAULT '', traffic TEXT NOT NULL DEFAULT '',"
   " ppu INT NOT NULL DEFAULT 0, owner_uid INT NOT NULL DEFAULT -1,"
-  " owner_gid INT NOT NULL DEFAULT -1, secret TEXT NOT NULL DEFAULT '');"
+  " owner_gid INT NOT NULL DEFAULT -1, secret TEXT NOT NULL DEFAULT '',"
+  " walltime REAL NOT NULL DEFAULT 0, limit_end REAL NOT NULL DEFAULT 0,"
+  " limit_size INT NOT NULL DEFAULT 0);"
   "CREATE TABLE IF NOT EXISTS resizes(id INTEGER PRIMARY KEY, job INT, op TEXT,"
   " from_size INT, to_size INT, alloc TEXT, depends INT, decided REAL, done REAL,"
   " outcome INT, new_size INT, state TEXT, text TEXT);"
@@ -50,9 +52,9 @@ static int add_column(morph__journal *j, const char *name, const char *decl)
 /* Columns added since version 1: the resize phase (before the backend
  * seam; its empty value is what version 1 meant, see
  * morph__journal_jobs_load), a job's communication matrix (none), a Slurm
- * job's processes per node (0, unknown) and the job's owner and relay
- * secret (-1 and "": a job of a morph that had no owners, which only an
- * administrator may act on). */
+ * job's processes per node (0, unknown), the job's owner and relay secret
+ * (-1 and "": a job of a morph that had no owners, which only an
+ * administrator may act on) and its time limit (0: none). */
 static int migrate(morph__journal *j)
 {
   int rc = add_column(j, "rz_phase", "TEXT NOT NULL DEFAULT ''");
@@ -66,6 +68,12 @@ static int migrate(morph__journal *j)
     rc = add_column(j, "owner_gid", "INT NOT NULL DEFAULT -1");
   if (rc == MORPH_OK)
     rc = add_column(j, "secret", "TEXT NOT NULL DEFAULT ''");
+  if (rc == MORPH_OK)
+    rc = add_column(j, "walltime", "REAL NOT NULL DEFAULT 0");
+  if (rc == MORPH_OK)
+    rc = add_column(j, "limit_end", "REAL NOT NULL DEFAULT 0");
+  if (rc == MORPH_OK)
+    rc = add_column(j, "limit_size", "INT NOT NULL DEFAULT 0");
   char version[16];
   snprintf(version, sizeof version, "%d", MORPH__JOURNAL_VERSION);
   return rc == MORPH_OK ? morph__journal_meta_set(j, "version", version) : rc;
@@ -149,7 +157,10 @@ int morph__journal_open(const char *path, int readonly, morph__journal **out, ch
   if (!j)
     return MORPH_ENOMEM;
   snprintf(j->path, sizeof j->path, "%s", path);
-  int flags = readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+  /* A writer never follows a symbolic link to its file (nor SQLite to the
+   * -wal and -shm beside it): setup.c refuses one, this holds the line. */
+  int flags = readonly ? SQLITE_OPEN_READONLY
+                       : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOFOLLOW;
   int rc = sqlite3_open_v2(path, &j->db, flags, NULL) == SQLITE_OK
                ? MORPH_OK
                : morph__journal_fail(j, "cannot be opened");

@@ -15,14 +15,15 @@ static const char save_sql[] =
   "INSERT OR REPLACE INTO jobs(id, name, kind, req_min, req_max, min, max, pref, argv, cwd,"
   " out, err, submit, start, end, state, exit_status, pid, size, alloc, extra, plan,"
   " failed_resizes, resizes, rz_id, rz_op, rz_to, last_change, cancel, iter_time, mpi_time,"
-  " note, rz_phase, traffic, ppu, owner_uid, owner_gid, secret)"
-  " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+  " note, rz_phase, traffic, ppu, owner_uid, owner_gid, secret, walltime, limit_end,"
+  " limit_size)"
+  " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 
 static const char load_sql[] =
   "SELECT id, name, kind, req_min, req_max, min, max, pref, argv, cwd, out, err, submit,"
   " start, end, state, exit_status, pid, size, alloc, extra, plan, failed_resizes, resizes,"
   " rz_id, rz_op, rz_to, last_change, cancel, iter_time, mpi_time, note, rz_phase, traffic,"
-  " owner_uid, owner_gid, secret FROM jobs"
+  " owner_uid, owner_gid, secret, walltime, limit_end, limit_size FROM jobs"
   " ORDER BY id";
 
 static char *argv_json(const morph__job *job)
@@ -134,6 +135,9 @@ int morph__journal_job_save(morph__journal *j, const morph__job *job)
   sqlite3_bind_int64(st, 36, job->uid == (uid_t)-1 ? -1 : (sqlite3_int64)job->uid);
   sqlite3_bind_int64(st, 37, job->gid == (gid_t)-1 ? -1 : (sqlite3_int64)job->gid);
   sqlite3_bind_text(st, 38, job->secret, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_double(st, 39, job->walltime);
+  sqlite3_bind_double(st, 40, job->limit_end);
+  sqlite3_bind_int(st, 41, job->limit_size);
   int rc = morph__journal_write(j, st, "cannot write a job");
   free(argv);
   return rc;
@@ -177,6 +181,9 @@ static void load_submission(sqlite3_stmt *st, morph__job *job)
   job->uid = uid < 0 ? (uid_t)-1 : (uid_t)uid;
   job->gid = gid < 0 ? (gid_t)-1 : (gid_t)gid;
   snprintf(job->secret, sizeof job->secret, "%s", col_text(st, 36));
+  job->walltime = sqlite3_column_double(st, 37);
+  job->limit_end = sqlite3_column_double(st, 38);
+  job->limit_size = sqlite3_column_int(st, 39);
   job->cwd = strdup(col_text(st, 9));
   job->out = strdup(col_text(st, 10));
   job->err = strdup(col_text(st, 11));

@@ -306,6 +306,9 @@ static void exec_child(const morph__launcher *l, const morph__job *job, char **a
   open_outputs(job, fds);
   if (job->secret[0])
     setenv("MORPH_JOB_SECRET", job->secret, 1);
+  /* Nothing of morphd's (its journal, its clients' sockets) reaches a
+   * job run as another user, even an fd someone forgot to mark. */
+  close_range(3, ~0U, 0);
   execv(argv[0], argv);
   fprintf(stderr, "morphd: cannot run %s: %s\n", argv[0], strerror(errno));
   _exit(127);

@@ -10,6 +10,7 @@
  *   status_srv.c  the reply to `morph status`
  *   events.c      what the backend reports: grown, released, ended, node
  *   sched.c       the policy adapter: snapshot, decide, carry out actions
+ *   limit.c       time limits: followed, enforced, the policy's estimates
  *   health.c      node monitoring: heartbeats (beat.c), outage estimates
  *   end.c         jobs that end: BYE, exit, cancel, a node lost
  *   resize.c      expand / shrink: backend requests, RESIZE, ACK
@@ -206,6 +207,16 @@ int morph__sched_decide(morph__daemon *d);
  * the placement expects to fail (morph_place_failing) is DRAINING. */
 morph_policy_node_state morph__sched_node_state(const morph__daemon *d, const morph__node *n,
                                                 int i);
+
+/* limit.c: time limits (docs/morphd.md "Time limits"). tick follows
+ * every running job's limit (its start, its resizes) and stops those past
+ * it (they end failed, "TIMEOUT"; the limit is in the job's journal row);
+ * pause marks a resize issued now;
+ * estimate is what the policy plans with: a running job's limit from its
+ * start, a pending job's at req_min, 0 without one. */
+void morph__limits_tick(morph__daemon *d);
+void morph__limit_pause(morph__job *job, double now);
+double morph__limit_estimate(const morph__job *job);
 
 /* end.c */
 /* The job's processes are gone: settle a resize in flight, give its

@@ -50,6 +50,7 @@ static void fill_limits(morph_policy_job *p, const morph__job *job)
   if (!morph_job_kind_malleable(job->kind))
     p->min = p->pref = p->max = p->req_max;
   p->submit_time = job->submit;
+  p->walltime = morph__limit_estimate(job); /* 0: the policy's default_walltime */
   p->traffic = job->traffic, p->traffic_n = job->traffic_n;
   /* What libmorph measures (PROGRESS: seconds per iteration, MPI seconds
    * per iteration): MTCT's trend is the last ratio; its running average
@@ -200,6 +201,9 @@ static void plan(morph__daemon *d, snap_buf *b, morph__batch *batch, int i, int 
   if (s->rz <= 0) /* nothing planned */
     s->act = MORPH__ACT_NONE, s->rz = 0;
   issued[i] = s->act == MORPH__ACT_START ? 1 : s->rz;
+  /* The pause a resize costs the job does not count against its limit. */
+  if (s->rz > 0 && s->act != MORPH__ACT_START)
+    morph__limit_pause(job, morph__wall());
   morph__alloc_free(&pieces);
 }
 
@@ -255,6 +259,7 @@ int morph__sched_decide(morph__daemon *d)
   morph__backend_view v;
   snap_buf b;
   memset(&b, 0, sizeof b);
+  morph__limits_tick(d);
   int read = morph__backend_read(d->be, &v);
   int rc = read == MORPH_OK ? build(d, &v, &b) : read;
   d->acts.n = 0;

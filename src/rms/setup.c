@@ -103,7 +103,8 @@ static int admin_group(morph__daemon *d)
   return MORPH_OK;
 }
 
-/* The policy when none is named. On Slurm, rdmr: Slurm starts its queue
+/* The policy when none is named: mdmr on EASY, the default of morph sim
+ * too (docs/policy-evaluation.md). On Slurm, rdmr: Slurm starts its queue
  * in priority order and grants an expander only nodes no higher-priority
  * job waits for, so morph jobs grow only with units no waiting job (foreign
  * or morph's) needs, and several grown jobs shrink back to their preferred
@@ -113,7 +114,7 @@ static int admin_group(morph__daemon *d)
  * only: the foreign jobs waited 18 % longer with morph (docs/slurm.md). */
 static const char *default_policy(const char *backend)
 {
-  return backend && !strcmp(backend, "slurm") ? "rdmr+easy" : "dmr+easy";
+  return backend && !strcmp(backend, "slurm") ? "rdmr+easy" : "mdmr+easy";
 }
 
 static int backend_and_policy(morph__daemon *d)

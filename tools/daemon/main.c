@@ -35,7 +35,7 @@ static const char usage_text[] =
   "      --admin-group G   members of group G act on every job, as root does\n"
   "  -n, --slots N         embedded: slots on this machine (default: CPUs)\n"
   "      --hostfile FILE   embedded: pool from a hostfile (\"host slots=N\" lines)\n"
-  "  -p, --policy NAME     policy engine (default dmr+easy, rdmr+easy with --backend\n"
+  "  -p, --policy NAME     policy engine (default mdmr+easy, rdmr+easy with --backend\n"
   "                        slurm; --list-policies)\n"
   "      --param KEY=VAL   policy parameter, repeatable (sched_period=10, ...)\n"
   "      --placement NAME  placement strategy: which slots (default firstfit; below)\n"
