@@ -39,6 +39,14 @@ static void claim(morph__backend *b, morph__job *job, long long id, int size)
   assert_int_equal(morph__slurm_ops.claim(b, job, err, sizeof err), MORPH_OK);
 }
 
+/* Drops the claimed job and closes the backend. */
+static void close_claimed(morph__backend *b, morph__job *job)
+{
+  morph__slurm_ops.drop(b, job);
+  morph__job_clear(job);
+  morph__slurm_ops.close(b);
+}
+
 /* The next event within `seconds` (the backend reads Slurm at most every
  * second while it has a claimed job, an expander's record every 0.3 s
  * while a grow waits); 0 if none came. */
@@ -78,9 +86,7 @@ static void queue_event_for_new_pending_job(void **state)
   j->state_reason = WAIT_DEPENDENCY;
   j->dependency = "afterok:7";
   assert_int_equal(next_within(b, 1.3, &ev), 0);
-  morph__slurm_ops.drop(b, &job);
-  morph__job_clear(&job);
-  morph__slurm_ops.close(b);
+  close_claimed(b, &job);
 }
 
 /* A morph job on node1 grows onto node3; while its expander is pending,
@@ -116,9 +122,16 @@ static void expander_cancelled_when_its_node_is_taken(void **state)
   assert_int_equal(mock.nkilled, 1);
   assert_int_equal(mock.killed[0], 100);
   morph__alloc_free(&grow);
-  morph__slurm_ops.drop(b, &job);
-  morph__job_clear(&job);
-  morph__slurm_ops.close(b);
+  close_claimed(b, &job);
+}
+
+/* Node n in the backend's view now. */
+static morph__node view_node(morph__backend *b, int n)
+{
+  morph__backend_view v;
+  assert_int_equal(morph__slurm_ops.read(b, &v), MORPH_OK);
+  assert_true(n < v.nnodes);
+  return v.nodes[n];
 }
 
 /* The state of node n in the backend's view after its next picture. */
@@ -127,10 +140,7 @@ static morph_policy_node_state view_state(morph__backend *b, int n)
   morph__backend_event ev;
   while (next_within(b, 1.3, &ev) == 1)
     ;
-  morph__backend_view v;
-  assert_int_equal(morph__slurm_ops.read(b, &v), MORPH_OK);
-  assert_true(n < v.nnodes);
-  return v.nodes[n].state;
+  return view_node(b, n).state;
 }
 
 /* A node still completing a job gets nothing new (an expander would wait
@@ -154,18 +164,7 @@ static void completing_node_drains_unless_a_claimed_job_runs_there(void **state)
   assert_int_equal(view_state(b, 1), MORPH_POLICY_NODE_UP);
   assert_int_equal(view_state(b, 2), MORPH_POLICY_NODE_DRAINING);
   assert_int_equal(view_state(b, 3), MORPH_POLICY_NODE_DRAINING);
-  morph__slurm_ops.drop(b, &job);
-  morph__job_clear(&job);
-  morph__slurm_ops.close(b);
-}
-
-/* Slots used on node n in the backend's view. */
-static int view_used(morph__backend *b, int n)
-{
-  morph__backend_view v;
-  assert_int_equal(morph__slurm_ops.read(b, &v), MORPH_OK);
-  assert_true(n < v.nnodes);
-  return v.nodes[n].used;
+  close_claimed(b, &job);
 }
 
 /* While Slurm's tables do not change, each picture costs slurmctld one
@@ -192,15 +191,13 @@ static void tables_reused_while_slurm_says_no_change(void **state)
   assert_int_equal(mock.packed, packed);
   assert_true(mock.same - same >= 2);
   assert_true(mock.rpcs - rpcs <= 4); /* one a second, at most */
-  assert_int_equal(view_used(b, 0), 2);
-  assert_int_equal(view_used(b, 1), 0);
+  assert_int_equal(view_node(b, 0).used, 2);
+  assert_int_equal(view_node(b, 1).used, 0);
   mock_job(11, JOB_RUNNING, 1, 1); /* Slurm starts a job on node2 */
   next_within(b, 1.5, &ev);
   assert_true(mock.packed > packed);
-  assert_int_equal(view_used(b, 1), 2);
-  morph__slurm_ops.drop(b, &job);
-  morph__job_clear(&job);
-  morph__slurm_ops.close(b);
+  assert_int_equal(view_node(b, 1).used, 2);
+  close_claimed(b, &job);
 }
 
 int main(int argc, char **argv)
