@@ -39,6 +39,17 @@ static void claim(morph__backend *b, morph__job *job, long long id, int size)
   assert_int_equal(morph__slurm_ops.claim(b, job, err, sizeof err), MORPH_OK);
 }
 
+/* A backend on a fresh mock that claimed job 10, running on nodes 0 to
+ * `last` (2 processes a node). */
+static morph__backend *open_claiming(morph__job *job, int last)
+{
+  mock_reset();
+  mock_job(10, JOB_RUNNING, 0, last);
+  morph__backend *b = open_backend();
+  claim(b, job, 10, 2 * (last + 1));
+  return b;
+}
+
 /* Drops the claimed job and closes the backend. */
 static void close_claimed(morph__backend *b, morph__job *job)
 {
@@ -67,11 +78,8 @@ static int next_within(morph__backend *b, double seconds, morph__backend_event *
 static void queue_event_for_new_pending_job(void **state)
 {
   (void)state;
-  mock_reset();
-  mock_job(10, JOB_RUNNING, 0, 0);
-  morph__backend *b = open_backend();
   morph__job job;
-  claim(b, &job, 10, 2);
+  morph__backend *b = open_claiming(&job, 0);
   morph__backend_event ev;
   assert_int_equal(next_within(b, 1.3, &ev), 0); /* nothing waits */
   slurm_job_info_t *j = mock_job(7, JOB_PENDING, -1, -1);
@@ -95,11 +103,8 @@ static void queue_event_for_new_pending_job(void **state)
 static void expander_cancelled_when_its_node_is_taken(void **state)
 {
   (void)state;
-  mock_reset();
-  mock_job(10, JOB_RUNNING, 0, 0);
-  morph__backend *b = open_backend();
   morph__job job;
-  claim(b, &job, 10, 2);
+  morph__backend *b = open_claiming(&job, 0);
   morph__alloc grow;
   morph__alloc_init(&grow);
   assert_int_equal(morph__alloc_add(&grow, 2, 2), MORPH_OK);
@@ -150,12 +155,9 @@ static morph_policy_node_state view_state(morph__backend *b, int n)
 static void completing_node_drains_unless_a_claimed_job_runs_there(void **state)
 {
   (void)state;
-  mock_reset();
-  mock_job(10, JOB_RUNNING, 0, 1);
-  mock_job(11, JOB_RUNNING, 3, 3);
-  morph__backend *b = open_backend();
   morph__job job;
-  claim(b, &job, 10, 4);
+  morph__backend *b = open_claiming(&job, 1);
+  mock_job(11, JOB_RUNNING, 3, 3);
   assert_int_equal(view_state(b, 1), MORPH_POLICY_NODE_UP);
   mock.nodes[1].node_state = NODE_STATE_ALLOCATED | NODE_STATE_COMPLETING; /* job 10's */
   mock.nodes[2].node_state = NODE_STATE_IDLE | NODE_STATE_COMPLETING;
@@ -174,11 +176,8 @@ static void completing_node_drains_unless_a_claimed_job_runs_there(void **state)
 static void tables_reused_while_slurm_says_no_change(void **state)
 {
   (void)state;
-  mock_reset();
-  mock_job(10, JOB_RUNNING, 0, 0);
-  morph__backend *b = open_backend();
   morph__job job;
-  claim(b, &job, 10, 2);
+  morph__backend *b = open_claiming(&job, 0);
   morph__backend_event ev;
   /* Settled when Slurm first says "no change": its copies are newer
    * than the last change (a second newer: Slurm's rule). */
