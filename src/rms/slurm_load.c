@@ -1,7 +1,7 @@
 /*
  * rms/slurm: reading Slurm, and how often. What slurmctld pays for a
  * companion is its RPCs, and a full table costs it the packing of every
- * record under its job or node lock (docs/slurm.md, "At scale"), so:
+ * record under its job or node lock, so:
  *
  *  - every load says which copy morphd has (last_update): slurmctld
  *    answers "no change since" (SLURM_NO_CHANGE_IN_DATA) without packing;
