@@ -82,13 +82,8 @@ SL="bash $root/scripts/slurm.sh --name $name"
 out=${out:-$build/bench-slurm-$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$out"
 
-mdpid= mdwrap= sides=()
-stop_morphd() {
-  [ -n "$mdpid" ] || return 0
-  kill "$mdpid" 2>/dev/null || true
-  wait "$mdwrap" 2>/dev/null || true
-  mdpid=
-}
+. "$root/bench/slurm-lib.sh" # s, until_true, start_morphd, stop_morphd
+sides=()
 # The workload's two sides end with their own instance (their EXIT trap).
 stop_sides() {
   [ ${#sides[@]} -eq 0 ] || { kill "${sides[@]}" 2>/dev/null; wait "${sides[@]}" 2>/dev/null; }
@@ -98,7 +93,6 @@ up=0
 trap 'stop_sides; stop_morphd; [ $up = 0 ] || timeout 180 $SL down >/dev/null 2>&1 || echo "bench/slurm.sh: $name not down" >&2' EXIT
 trap 'exit 130' INT TERM
 
-s() { timeout 120 $SL exec "$@"; }
 # instance_up: the instance of $SL with N nodes, its variables, morphd's address.
 instance_up() {
   up=1
@@ -107,29 +101,10 @@ instance_up() {
   addr=$MORPH_CLUSTER_HEAD:$((20000 + RANDOM % 20000))
 }
 
-start_morphd() { # DIR
-  mkdir -p "$1"
-  timeout 7200 $SL exec "$bin/morph-daemon" --backend slurm --dir "$1" --socket "$addr" \
-    --interval 1 -v > "$1/morphd.log" 2>&1 &
-  mdwrap=$!
-  for _ in $(seq 100); do
-    mdpid=$(s "$bin/morph" status --socket "$addr" --json 2>/dev/null |
-      sed -n 's/^ *"pid": \([0-9]*\),*$/\1/p') && [ -n "$mdpid" ] && return 0
-    sleep 0.3
-  done
-  echo "morphd did not start: $(cat "$1/morphd.log")" >&2
-  exit 1
-}
-
 gone() { [ -z "$(s squeue -h -j "$1" -o %T 2>/dev/null)" ]; }
 count_of() { s squeue -h -j "$1" -o %D 2>/dev/null; }
 # sinfo -t idle matches IDLE+COMPLETING too: none may be completing.
 idle() { [ "$(s sinfo -h -N -t idle -o %N | sort -u | wc -l)" -eq $N ] && [ -z "$(s sinfo -h -N -t completing -o %N)" ]; }
-until_true() { # SECONDS CMD...
-  local t=$1; shift
-  for ((i = 0; i < t * 2; i++)); do "$@" && return 0; sleep 0.5; done
-  return 1
-}
 
 # morph_job NAME MIN MAX ITERS: prints Slurm's job id.
 morph_job() {
@@ -169,7 +144,7 @@ settle() { sleep 35; }
 # --runs 0 leaves them out (the workload alone, ~15 min at load 40).
 resizes() {
   md=$out/resize
-  start_morphd "$md"
+  start_morphd "$md" --interval 1
   for r in $(seq "$runs"); do
     j=$(morph_job "resize-$r" 2 4 150)
     until_true 120 eval '[ "$(count_of "$j")" = 2 ]' || { echo "run $r: job $j did not grow" >&2; exit 1; }
@@ -248,7 +223,7 @@ schedule() {
 run_workload() { # KIND MAX
   local kind=$1 max=$2 ids=() i=0 at what iters t0
   md=$out/$kind
-  start_morphd "$md"
+  start_morphd "$md" --interval 1
   t0=$(date +%s.%N)
   while read -r at what iters; do
     sleep "$(awk -v t0="$t0" -v at="$at" -v now="$(date +%s.%N)" 'BEGIN { d = t0 + at - now; print (d > 0 ? d : 0) }')"

@@ -45,12 +45,14 @@ static void drop_dead(morph__daemon *d)
       morph__conn_drop(d, i);
 }
 
-static void poll_once(morph__daemon *d)
+/* Returns morph__now() when poll() returned: a turn's work starts there. */
+static double poll_once(morph__daemon *d)
 {
   struct pollfd p[POLL_MAX];
   int who[POLL_MAX];
   int n = fill_poll(d, p, who);
   int ready = poll(p, (nfds_t)n, TICK_MS);
+  double woke = morph__now();
   morph__conn_accept(d); /* also ends handshakes past their deadline */
   for (int k = 0; ready > 0 && k < n; k++) {
     int i = who[k];
@@ -63,6 +65,7 @@ static void poll_once(morph__daemon *d)
   }
   drop_dead(d);
   morph__conn_expire(d);
+  return woke;
 }
 
 /* A decision when something changed or the interval has passed; what
@@ -74,7 +77,9 @@ static void decide(morph__daemon *d)
   if (!d->dirty && now < d->next_decide)
     return;
   d->dirty = 0;
+  double t0 = morph__now();
   morph__sched_decide(d);
+  morph__loopstat_add(&d->stat, 1, 1e3 * (morph__now() - t0));
   d->next_decide = now + d->opt.interval;
   morph__events_drain(d);
 }
@@ -108,11 +113,13 @@ int morph__daemon_run(morph__daemon *d)
              morph_policy_name(d->policy), d->jpath);
   d->dirty = 1;
   while (!d->stop && morph__signal_pending() == 0) {
-    poll_once(d);
+    double woke = poll_once(d);
     morph__events_drain(d);
     morph__resize_expire(d);
     morph__health_tick(d);
     decide(d);
+    morph__loopstat_add(&d->stat, 0, 1e3 * (morph__now() - woke));
+    morph__loopstat_tick(&d->stat, &d->log);
   }
   if (d->stop == 2)
     drain(d);

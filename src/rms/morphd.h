@@ -20,6 +20,7 @@
  *   backend.c     the backend seam (backend.h): embedded.c, later slurm.c
  *   journal*.c    the SQLite journal
  *   crash.c       the test hook MORPH_TEST_CRASH_AT (docs/testing.md)
+ *   loopstat.c    the loop's and decisions' times, a line a minute at -v
  */
 #ifndef MORPH_RMS_MORPHD_H
 #define MORPH_RMS_MORPHD_H
@@ -36,6 +37,7 @@
 #include "rms/beat.h"
 #include "rms/job.h"
 #include "rms/journal.h"
+#include "rms/loopstat.h"
 #include "proto/listener.h"
 #include "proto/protocol.h"
 
@@ -129,6 +131,7 @@ typedef struct morph__daemon {
   double next_decide; /* morph__wall() of the next periodic decision */
   int stop;           /* leave the loop */
   int decisions;      /* decisions taken, for status */
+  morph__loopstat stat; /* loop and decision times, logged at -v */
   morph__beat beat;   /* health.c: heartbeats (no nodes: off) */
   unsigned char *beat_failing; /* per node: failing for the placement, as last said */
   int beat_unused;    /* said that the placement ignores the estimates */

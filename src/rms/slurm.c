@@ -15,9 +15,6 @@
 #include "morph/error.h"
 #include "rms/slurm.h"
 
-#define REFRESH_S 1.0
-#define REFRESH_GROW_S 0.1 /* while an expander waits */
-
 static morph__sl *self(morph__backend *b)
 {
   return (morph__sl *)b;
@@ -38,7 +35,8 @@ static int sl_open(const morph__backend_conf *conf, morph__backend **out, char *
   s->base.ops = &morph__slurm_ops;
   s->log = conf->log;
   slurm_init(cf);
-  int rc = morph__sl_refresh(s, err, errsize);
+  int rc = morph__sl_refresh(s, 1, err, errsize);
+  s->picture_at = morph__now();
   if (rc != MORPH_OK) {
     size_t len = strlen(err);
     snprintf(err + len, errsize - len, " (slurmctld of %s)", cf);
@@ -51,6 +49,7 @@ static int sl_open(const morph__backend_conf *conf, morph__backend **out, char *
 
 static void claim_free(morph__sl_claim *c)
 {
+  slurm_free_job_info_msg(c->exp);
   morph__alloc_free(&c->holds);
   morph__alloc_free(&c->grow);
   morph__alloc_free(&c->last);
@@ -67,7 +66,7 @@ static void sl_close(morph__backend *b)
     morph__alloc_free(&s->q[i].unhold);
   slurm_free_job_info_msg(s->jobs);
   slurm_free_node_info_msg(s->nodes_msg);
-  slurm_free_reservation_info_msg(s->resv);
+  free(s->by_id), free(s->mine), free(s->ours);
   free(s->nodes), free(s->prev_state), free(s->prev_pending), free(s->refused_until);
   free(s->running), free(s->pending), free(s->pieces);
   free(s->claims), free(s->q);
@@ -89,16 +88,12 @@ static int sl_read(morph__backend *b, morph__backend_view *v)
   return MORPH_OK;
 }
 
-/* Rebuilds the view after the claims changed (no new load if Slurm has
- * not changed). A failure leaves the picture stale: logged. Nothing while
- * it is stale: a call to a dead slurmctld blocks for its MessageTimeout
- * (10 s), and the probe below finds out when it is back. */
+/* Rebuilds the view after the claims or their holds changed, from the
+ * tables as loaded: no RPC (what morphd changed itself is in the claims). */
 static void rebuild(morph__sl *s)
 {
-  char err[256];
-  if (!s->stale && morph__sl_refresh(s, err, sizeof err) != MORPH_OK)
-    morph__say(s->log, 0, "%s", err);
-  s->next_refresh = morph__wall() + REFRESH_S;
+  if (morph__sl_build(s) != MORPH_OK)
+    morph__say(s->log, 0, "slurm backend: out of memory");
 }
 
 static morph__sl_claim *claim_new(morph__sl *s, int64_t id)
@@ -144,21 +139,27 @@ static void fill_job(morph__job *job, const slurm_job_info_t *j)
     job->err = strdup(j->std_err);
 }
 
-static int sl_claim(morph__backend *b, morph__job *job, char *err, size_t errsize)
+/* Slurm's record of job id, loaded alone (one RPC that packs one job):
+ * the job started after the last picture, which may show it pending.
+ * Errors: MORPH_ENOENT (no such job), MORPH_EIO. */
+static int load_one(morph__sl *s, int64_t id, job_info_msg_t **m, char *err, size_t errsize)
 {
-  morph__sl *s = self(b);
-  if (!s->stale)
-    rebuild(s);
-  if (s->stale)
-    return snprintf(err, errsize, "cannot read Slurm's state: %s", morph__sl_strerror()),
-           MORPH_EIO;
-  const slurm_job_info_t *j = job->id > 0 ? morph__sl_job(s, (uint32_t)job->id) : NULL;
-  if (!j || (j->job_state & JOB_STATE_BASE) != JOB_RUNNING)
-    return snprintf(err, errsize, "Slurm has no running job %lld", (long long)job->id),
-           MORPH_ENOENT;
-  if (morph__sl_claim_of(s, job->id))
-    return snprintf(err, errsize, "Slurm job %lld is morphd's already", (long long)job->id),
-           MORPH_EINVAL;
+  *m = NULL;
+  if (id <= 0)
+    return snprintf(err, errsize, "Slurm has no running job %lld", (long long)id), MORPH_ENOENT;
+  morph__sl_rpc(s, MORPH__SL_RPC_JOB, 0);
+  if (slurm_load_job(m, (uint32_t)id, SHOW_ALL) == SLURM_SUCCESS && *m)
+    return MORPH_OK;
+  if (slurm_get_errno() == ESLURM_INVALID_JOB_ID)
+    return snprintf(err, errsize, "Slurm has no running job %lld", (long long)id), MORPH_ENOENT;
+  snprintf(err, errsize, "cannot read Slurm's state: %s", morph__sl_strerror());
+  return MORPH_EIO;
+}
+
+/* Job j made morphd's: its nodes, ppu and what Slurm knows of it. */
+static int take(morph__sl *s, morph__job *job, const slurm_job_info_t *j, char *err,
+                size_t errsize)
+{
   int rc = morph__sl_job_nodes(s, j, &job->alloc);
   unfit(j, job->size, job->alloc.n, err, errsize);
   if (rc != MORPH_OK || *err) {
@@ -168,12 +169,39 @@ static int sl_claim(morph__backend *b, morph__job *job, char *err, size_t errsiz
     return rc != MORPH_OK ? rc : MORPH_EINVAL;
   }
   morph__sl_claim *c = claim_new(s, job->id);
-  if (!c)
+  if (!c || morph__alloc_copy(&c->last, &job->alloc) != MORPH_OK)
     return snprintf(err, errsize, "out of memory"), MORPH_ENOMEM;
+  c->pinned = time(NULL); /* its nodes as loaded now, whatever the last picture said */
   job->ppu = c->ppu = job->size / job->alloc.n;
   fill_job(job, j);
-  rebuild(s);
   return MORPH_OK;
+}
+
+static int sl_claim(morph__backend *b, morph__job *job, char *err, size_t errsize)
+{
+  morph__sl *s = self(b);
+  if (s->stale)
+    return snprintf(err, errsize, "cannot read Slurm's state: %s", morph__sl_strerror()),
+           MORPH_EIO;
+  if (morph__sl_claim_of(s, job->id))
+    return snprintf(err, errsize, "Slurm job %lld is morphd's already", (long long)job->id),
+           MORPH_EINVAL;
+  job_info_msg_t *m;
+  int rc = load_one(s, job->id, &m, err, errsize);
+  const slurm_job_info_t *j = NULL;
+  for (uint32_t i = 0; rc == MORPH_OK && i < m->record_count; i++)
+    if (m->job_array[i].job_id == (uint32_t)job->id)
+      j = &m->job_array[i];
+  if (rc == MORPH_OK && (!j || (j->job_state & JOB_STATE_BASE) != JOB_RUNNING))
+    rc = MORPH_ENOENT, snprintf(err, errsize, "Slurm has no running job %lld", (long long)job->id);
+  if (rc == MORPH_OK)
+    rc = take(s, job, j, err, errsize);
+  slurm_free_job_info_msg(m);
+  if (rc == MORPH_OK) {
+    s->picture_soon = 1; /* the view catches up with Slurm soon */
+    rebuild(s);
+  }
+  return rc;
 }
 
 /* True if every piece is a whole node that is UP and nobody's. */
@@ -228,61 +256,62 @@ static int sl_grow(morph__backend *b, const morph__job *job, int req, const morp
   c->grow_req = req;
   for (int k = 0; k < pieces->n; k++)
     s->nodes[pieces->v[k].node].used = s->nodes[pieces->v[k].node].slots;
-  s->next_refresh = morph__wall() + REFRESH_GROW_S;
+  s->grow_poll_at = morph__now(); /* if it is left pending: polled from now on */
   return morph__sl_grow_submit(s, c, j);
 }
 
-/* Splits a release of job j: `in`, the pieces of `leave` that Slurm shows
- * in the job (the others are held by the backend since a restart), and
- * the Slurm node list of the job's nodes without them. Errors:
- * MORPH_EINVAL (nothing would be left: Slurm would end the job),
- * MORPH_ENOMEM, MORPH_ENOENT. */
-static int keep_list(const morph__sl *s, const slurm_job_info_t *j, const morph__alloc *leave,
-                     morph__alloc *in, char *buf, size_t size)
+/* Splits a release of claim c: `in`, the pieces of `leave` among the
+ * job's nodes in Slurm (the others are held by the backend since a
+ * restart), and `keep`, its nodes without them, with their Slurm node
+ * list in buf. Errors: MORPH_EINVAL (nothing would be left: Slurm would
+ * end the job), MORPH_ENOMEM. */
+static int keep_list(const morph__sl *s, const morph__sl_claim *c, const morph__alloc *leave,
+                     morph__alloc *in, morph__alloc *keep, char *buf, size_t size)
 {
-  morph__alloc nodes, keep;
-  morph__alloc_init(&nodes), morph__alloc_init(&keep);
-  morph__alloc_clear(in);
-  int rc = morph__sl_job_nodes(s, j, &nodes);
-  for (int k = 0; rc == MORPH_OK && k < nodes.n; k++) {
-    const morph_policy_alloc *p = &nodes.v[k];
+  morph__alloc_clear(in), morph__alloc_clear(keep);
+  int rc = MORPH_OK;
+  for (int k = 0; rc == MORPH_OK && k < c->last.n; k++) {
+    const morph_policy_alloc *p = &c->last.v[k];
     int slots = morph__alloc_on(leave, p->node);
-    rc = slots ? morph__alloc_add(in, p->node, slots) : morph__alloc_add(&keep, p->node, p->slots);
+    rc = slots ? morph__alloc_add(in, p->node, slots) : morph__alloc_add(keep, p->node, p->slots);
   }
-  if (rc == MORPH_OK && keep.n == 0)
+  if (rc == MORPH_OK && keep->n == 0)
     rc = MORPH_EINVAL;
   if (rc == MORPH_OK)
-    morph__sl_hostlist(s, &keep, buf, size);
-  morph__alloc_free(&nodes), morph__alloc_free(&keep);
+    morph__sl_hostlist(s, keep, buf, size);
   return rc;
 }
 
-/* Has Slurm give back `in` (the job keeps the nodes in `keep`); a refusal
- * is queued as RELEASED with Slurm's reason, and `in` stays held until the
- * job is dropped: morphd keeps those slots with the job until it ends, so
- * the view must not offer them meanwhile (it did, while Slurm showed the
- * ending job on fewer nodes, and morphd planned a grow onto them).
- * Errors: MORPH_ENOMEM. */
-static int update_nodes(morph__sl *s, morph__sl_claim *c, morph__backend_event *ev, char *keep,
-                        const morph__alloc *in)
+/* Has Slurm give back `in` (the job keeps the nodes in `keep`, named
+ * `list`); a refusal is queued as RELEASED with Slurm's reason, and `in`
+ * stays held until the job is dropped: morphd keeps those slots with the
+ * job until it ends, so the view must not offer them meanwhile (it did,
+ * while Slurm showed the ending job on fewer nodes, and morphd planned a
+ * grow onto them). Errors: MORPH_ENOMEM. */
+static int update_nodes(morph__sl *s, morph__sl_claim *c, morph__backend_event *ev,
+                        const morph__alloc *keep, char *list, const morph__alloc *in)
 {
   job_desc_msg_t d;
   slurm_init_job_desc_msg(&d);
   d.job_id = (uint32_t)c->id;
-  d.req_nodes = keep;
+  d.req_nodes = list;
   double t0 = morph__wall();
+  morph__sl_rpc(s, MORPH__SL_RPC_UPDATE, 0);
   if (slurm_update_job(&d) != SLURM_SUCCESS) {
     ev->outcome = MORPH_EBUSY;
     snprintf(ev->text, sizeof ev->text, "Slurm did not shrink job %lld to %.120s: %s",
-             (long long)c->id, keep, morph__sl_strerror());
+             (long long)c->id, list, morph__sl_strerror());
     int rc = morph__alloc_add_all(&c->holds, in);
     return rc != MORPH_OK ? rc : morph__sl_enqueue(s, ev, NULL);
   }
   snprintf(ev->text, sizeof ev->text, "Slurm job %lld now on %.200s (update %.3f s)",
-           (long long)c->id, keep, morph__wall() - t0);
+           (long long)c->id, list, morph__wall() - t0);
   morph__say(s->log, 1, "job %lld: %s", (long long)c->id, ev->text);
+  /* The job's nodes are `keep` from now on, in the view too. */
+  c->pinned = time(NULL);
+  int rc = morph__alloc_copy(&c->last, keep);
   /* Held until RELEASED is delivered: morphd's books let go then. */
-  return morph__alloc_add_all(&c->holds, in);
+  return rc != MORPH_OK ? rc : morph__alloc_add_all(&c->holds, in);
 }
 
 static int sl_release(morph__backend *b, const morph__job *job, int req,
@@ -290,12 +319,11 @@ static int sl_release(morph__backend *b, const morph__job *job, int req,
 {
   morph__sl *s = self(b);
   morph__sl_claim *c = morph__sl_claim_of(s, job->id);
-  const slurm_job_info_t *j = morph__sl_job(s, (uint32_t)job->id);
-  char keep[1024];
-  morph__alloc in;
-  morph__alloc_init(&in);
-  if (!c || !j || s->stale || keep_list(s, j, pieces, &in, keep, sizeof keep) != MORPH_OK) {
-    morph__alloc_free(&in);
+  char list[1024];
+  morph__alloc in, keep;
+  morph__alloc_init(&in), morph__alloc_init(&keep);
+  if (!c || s->stale || keep_list(s, c, pieces, &in, &keep, list, sizeof list) != MORPH_OK) {
+    morph__alloc_free(&in), morph__alloc_free(&keep);
     return MORPH_EINVAL;
   }
   morph__backend_event ev = morph__sl_event(MORPH__BE_RELEASED, job->id, req);
@@ -303,13 +331,12 @@ static int sl_release(morph__backend *b, const morph__job *job, int req,
   if (in.n == 0) /* a grow Slurm never merged (restart): nothing to ask */
     snprintf(ev.text, sizeof ev.text, "not in Slurm's job %lld: let go", (long long)job->id);
   else
-    rc = update_nodes(s, c, &ev, keep, &in);
-  morph__alloc_free(&in);
-  if (rc != MORPH_OK || ev.outcome != MORPH_OK) {
-    rebuild(s); /* a refusal may be Slurm ending the job: see it now */
-    return rc;
-  }
-  rc = morph__sl_enqueue(s, &ev, pieces);
+    rc = update_nodes(s, c, &ev, &keep, list, &in);
+  morph__alloc_free(&in), morph__alloc_free(&keep);
+  if (rc == MORPH_OK && ev.outcome == MORPH_OK)
+    rc = morph__sl_enqueue(s, &ev, pieces);
+  else
+    s->picture_soon = 1; /* a refusal may be Slurm ending the job: see it soon */
   rebuild(s);
   return rc;
 }
@@ -336,6 +363,7 @@ static int sl_stop(morph__backend *b, const morph__job *job)
     return MORPH_ESTATE;
   /* Every process of the job, the batch step's too: morph run stops its
    * mpirun and says BYE. */
+  morph__sl_rpc(s, MORPH__SL_RPC_KILL, 0);
   if (slurm_kill_job((uint32_t)job->id, SIGTERM, KILL_FULL_JOB) != SLURM_SUCCESS) {
     morph__say(s->log, 0, "cannot signal Slurm job %lld: %s", (long long)job->id,
                morph__sl_strerror());
@@ -373,6 +401,7 @@ static void cancel_orphan_expanders(morph__sl *s, int64_t id)
       continue;
     morph__say(s->log, 0, "job %lld: cancelling expander %u, left by a grow before a restart",
                (long long)id, e->job_id);
+    morph__sl_rpc(s, MORPH__SL_RPC_KILL, 0);
     if (slurm_kill_job(e->job_id, SIGKILL, 0) != SLURM_SUCCESS)
       morph__say(s->log, 0, "cannot cancel expander %u: %s", e->job_id, morph__sl_strerror());
   }
@@ -437,6 +466,7 @@ static int sl_ended_by(morph__backend *b, const morph__job *job, char *text, siz
   job_info_msg_t *m = NULL;
   if (s->stale) /* a call to a dead slurmctld waits for its timeout */
     return MORPH_EIO;
+  morph__sl_rpc(s, MORPH__SL_RPC_JOB, 0);
   if (slurm_load_job(&m, (uint32_t)job->id, SHOW_ALL) != SLURM_SUCCESS || !m)
     return MORPH_EIO;
   int rc = MORPH_ENOENT;
@@ -469,24 +499,29 @@ static int probe_answered(morph__sl *s)
   return 0;
 }
 
-/* Loads Slurm again when due; logs when slurmctld stops and starts
- * answering (once each). */
+/* A picture of Slurm when one is due (slurm_load.c), then grows and ends
+ * move on; logs when slurmctld stops and starts answering (once each).
+ * While it does not answer, only the probe runs: a call to a dead
+ * slurmctld blocks for its MessageTimeout (10 s). */
 static void poll_slurm(morph__sl *s)
 {
-  double now = morph__wall();
-  if (now < s->next_refresh || (s->stale && !probe_answered(s)))
-    return;
-  int waits = 0;
-  for (int i = 0; i < s->nclaims; i++)
-    waits |= s->claims[i].grow_req != 0;
-  s->next_refresh = now + (waits ? REFRESH_GROW_S : REFRESH_S);
-  int was = s->stale;
+  int was = s->stale, took = 1, rc;
   char err[256];
-  if (morph__sl_refresh(s, err, sizeof err) != MORPH_OK) {
+  if (was && !probe_answered(s))
+    return;
+  if (was) {
+    rc = morph__sl_refresh(s, 1, err, sizeof err);
+    s->picture_at = morph__now();
+  } else {
+    rc = morph__sl_picture(s, &took, err, sizeof err);
+  }
+  if (rc != MORPH_OK) {
     if (!was)
       morph__say(s->log, 0, "%s: decisions wait until it answers", err);
     return;
   }
+  if (!took)
+    return;
   if (was)
     morph__say(s->log, 0, "Slurm answers again");
   morph__sl_grow_poll(s);
@@ -496,6 +531,7 @@ static void poll_slurm(morph__sl *s)
 static int sl_next(morph__backend *b, morph__backend_event *ev)
 {
   morph__sl *s = self(b);
+  morph__sl_stat_tick(s);
   if (s->nq == 0)
     poll_slurm(s);
   while (s->nq > 0) {
