@@ -143,6 +143,7 @@ struct morph__launch {
   int n_old_checkpoints;
   struct morph__launch_decision dec;
   int settling;              /* waiting for the leavers of a live shrink */
+  int spawn_failed;          /* a live grow of this mpirun failed */
   /* The next iteration entry of the schedule, sent to the job while dec
    * settles (dispatch.c): the job applies it at its iteration even if the
    * leavers of dec are slow to exit. Its ACK waits here until dec is done. */

@@ -114,7 +114,9 @@ static void judge(struct morph__launch *r, double now)
 
 /* After a failed MPI_Comm_spawn, Open MPI's mpirun never ends by itself:
  * once the job is over and none of its processes is left, waiting the
- * full --exit-timeout would only waste time. */
+ * full --exit-timeout would only waste time. When this mpirun saw a live
+ * grow fail, waiting at all would (the relaunch that follows a failed
+ * spawn must not cost more than a normal one, issue 23). */
 static void end_grace(struct morph__launch *r, double now)
 {
   struct morph__launch_monitor *m = &r->mon;
@@ -122,9 +124,14 @@ static void end_grace(struct morph__launch *r, double now)
   if (!over || m->all_gone || m->count != 0 || !r->app_exe[0] || !r->mpirun)
     return;
   m->all_gone = 1;
-  morph__say(&r->log, 1, "no process of the job is left; mpirun gets %g s more to end", END_GRACE);
-  if (r->phase_deadline > now + END_GRACE)
-    r->phase_deadline = now + END_GRACE;
+  double grace = r->spawn_failed ? 0 : END_GRACE;
+  if (r->spawn_failed)
+    morph__say(&r->log, 1, "no process of the job is left and a spawn of this mpirun failed: "
+               "it will not end by itself");
+  else
+    morph__say(&r->log, 1, "no process of the job is left; mpirun gets %g s more to end", grace);
+  if (r->phase_deadline > now + grace)
+    r->phase_deadline = now + grace;
 }
 
 void morph__launch_monitor_tick(struct morph__launch *r)
@@ -142,6 +149,7 @@ void morph__launch_monitor_reset(struct morph__launch *r)
 {
   r->mon.short_since = 0;
   r->mon.all_gone = 0;
+  r->spawn_failed = 0;
   r->mon.count = -1;
 }
 

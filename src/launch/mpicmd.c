@@ -187,6 +187,39 @@ int morph__launch_mpi_recovers(const struct morph__launch_mpicmd *c)
   return c->mpi == MORPH__LAUNCH_MPI_OPENMPI && !c->no_recovery;
 }
 
+/*
+ * Open MPI 4.1 waits up to 600 s for the other side of a PMIx exchange
+ * (comm_cid.c, dpm.c: "give them 10 minutes"). When the joiners of a spawn
+ * never arrive, the spawn's root sits in that PMIx_Lookup inside
+ * opal_progress, and no other thread of the process completes a blocking
+ * MPI call meanwhile (measured: a checkpoint's MPI_Allgather waited
+ * 271-291 s; the application's own collectives wait too). libmorph gives
+ * up on a spawn after its step time limit (MORPH_STEP_TIMEOUT, default
+ * 30 s); the exchange is made to give up as soon. Its time-out T is
+ * enforced by the daemon's request table (orted/pmix/pmix_server.c,
+ * eviction_cbfunc), which every pmix_server_max_wait (2 s) takes 2 s off T
+ * and, if T is still positive, 2 s more, expiring only when the second
+ * step reaches 0: a request of T s ends after T/2 s when T is a multiple
+ * of 4 (600: the 300 s measured) and never when T = 2 mod 4 (10, 30).
+ * So T = 4 * ceil(step / 2): the lookup ends one step time after it began.
+ */
+static int exchange_timeout_args(const struct morph__launch_mpicmd *c, struct morph__launch_argv *a)
+{
+  if (mca_chosen(c, "pmix_base_exchange_timeout"))
+    return MORPH_OK;
+  const char *v = getenv("MORPH_STEP_TIMEOUT");
+  char *end = NULL;
+  double t = v && *v ? strtod(v, &end) : 30;
+  if ((end && *end) || !(t >= 1))
+    t = 30;
+  int half = t > 1800 ? 900 : (int)(t / 2) + ((int)(t / 2) < t / 2);
+  char text[32];
+  snprintf(text, sizeof text, "%d", 4 * half);
+  return morph__launch_argv_push(a, "--mca") |
+         morph__launch_argv_push(a, "pmix_base_exchange_timeout") |
+         morph__launch_argv_push(a, text);
+}
+
 /* Open MPI: -x for every MORPH_* variable (it exports nothing by default),
  * let leavers of a live shrink exit without MPI_Finalize, and keep the job
  * running when a process is lost (--enable-recovery): a joiner or leaver
@@ -225,7 +258,7 @@ static int openmpi_args(const struct morph__launch_mpicmd *c, struct morph__laun
           morph__launch_argv_push(a, c->session_base);
   rc |= morph__launch_argv_push(a, "--mca") |
         morph__launch_argv_push(a, "orte_allowed_exit_without_sync") |
-        morph__launch_argv_push(a, "1");
+        morph__launch_argv_push(a, "1") | exchange_timeout_args(c, a);
   for (char **e = environ; *e; e++) {
     if (strncmp(*e, "MORPH_", 6) != 0)
       continue;

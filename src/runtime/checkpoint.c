@@ -21,8 +21,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "redist/plan.h"
 #include "runtime/checkpoint.h"
+#include "runtime/wait.h"
 
 #define MAGIC "MORPHCK1"
 #define CHUNK ((int64_t)1 << 30)
@@ -90,7 +92,7 @@ static int ckpt_open(morph_ctx *ctx, const char *path, int write, ckpt_file *f)
   int rc = MORPH_OK;
   if (ctx->rank == 0 && (f->fd = open(path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0600)) < 0)
     rc = MORPH_EIO;
-  MPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MIN, ctx->comm);
+  rc = morph__agree(ctx, ctx->comm, rc, morph__now() + ctx->opts.step_timeout);
   if (rc == MORPH_OK && ctx->rank != 0 && (f->fd = open(path, O_WRONLY | O_CLOEXEC)) < 0)
     rc = MORPH_EIO;
   return rc;
@@ -169,6 +171,15 @@ static int64_t section_length(const morph__data *d, const int64_t *per_rank, int
   }
 }
 
+/*
+ * The per-rank sizes, gathered without blocking and waited for by polling
+ * until the step time limit. After a spawn abandoned inside Open MPI 4.1,
+ * that thread owns the progress engine (stuck in PMIx_Lookup inside
+ * opal_progress, where only the first waiting thread drives progress): a
+ * blocking collective sleeps until Open MPI's own time-out (measured:
+ * 271-291 s), while a thread that polls MPI_Testall drives progress itself.
+ * After a timeout the buffer belongs to MPI and is leaked.
+ */
 static int gather_sizes(morph_ctx *ctx, ckpt_layout *l, int i)
 {
   morph__data *d = &ctx->data[i];
@@ -183,13 +194,20 @@ static int gather_sizes(morph_ctx *ctx, ckpt_layout *l, int i)
     mine = (int64_t)n;
   } else
     return MORPH_OK;
-  l->per_rank[i] = malloc((size_t)ctx->size * sizeof(int64_t));
-  if (!l->per_rank[i])
+  int64_t *all = malloc((size_t)(ctx->size + 1) * sizeof(int64_t));
+  if (!all)
     return MORPH_ENOMEM;
-  return MPI_Allgather(&mine, 1, MPI_INT64_T, l->per_rank[i], 1, MPI_INT64_T, ctx->comm) ==
-                 MPI_SUCCESS
-             ? MORPH_OK
+  all[ctx->size] = mine;
+  MPI_Request req;
+  int rc = MPI_Iallgather(all + ctx->size, 1, MPI_INT64_T, all, 1, MPI_INT64_T, ctx->comm, &req) ==
+                   MPI_SUCCESS
+             ? morph__wait_all(1, &req, morph__now() + ctx->opts.step_timeout)
              : MORPH_EMPI;
+  if (rc == MORPH_OK)
+    l->per_rank[i] = all;
+  else if (rc != MORPH_ETIMEDOUT)
+    free(all);
+  return rc;
 }
 
 static int build_layout(morph_ctx *ctx, ckpt_layout *l)
