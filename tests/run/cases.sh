@@ -148,6 +148,21 @@ case_next_entry_during_slow_leavers() {
   no_leftovers
 }
 
+# The same with hosts named (issue 23): the early entry must be worded for
+# the size the job will have after the shrink (1), not the size before it
+# (3, at which "3 onto HOST:2" changes nothing and its hosts were dropped,
+# with a false warning).
+case_next_entry_hosts_during_slow_leavers() {
+  local h
+  h=$(hostname)
+  run -n 3 --schedule "1@it10 off $h:2,3@it15 onto $h:2" -- --iters 40 --leave-delay-ms 1500
+  expect_rc 0
+  expect_row 1 "3,1,live,ok"; expect_row 2 "1,3,live,ok"
+  expect_out "fake-job: live 1 -> 3 at iteration [0-9]* hosts=$h:2"
+  grep -q "do not name every process" err && fail "a false warning: $(grep 'do not name' err)"
+  no_leftovers
+}
+
 case_leavers_stuck() {
   run -n 3 --leave-timeout 1 --schedule "1@it10" -- --iters 300 --stuck-leavers
   expect_rc 0
