@@ -148,18 +148,25 @@ void morph__launch_argv_free(struct morph__launch_argv *a)
   memset(a, 0, sizeof *a);
 }
 
-/* True if the hostfile gives slot counts, so oversubscription is not
- * needed to place the processes it allows. */
-static int hostfile_has_slots(const char *path)
+/* True if Open MPI may keep the hostfile's slot counts: it gives them,
+ * and names one host only. On several hosts a leaver of a live shrink may
+ * stay as a placeholder (docs/runtime.md, "Placeholders"), which Open MPI
+ * counts in its host's slots: a later grow onto that host would find it
+ * "already filled". */
+static int hostfile_keeps_slots(const char *path)
 {
   FILE *f = fopen(path, "r");
-  char line[1024];
-  int found = 0;
-  while (f && !found && fgets(line, sizeof line, f))
-    found = strstr(line, "slots=") != NULL;
+  char line[1024], first[256] = "", host[256];
+  int slots = 0, hosts = 0;
+  while (f && fgets(line, sizeof line, f)) {
+    line[strcspn(line, "#")] = '\0';
+    slots |= strstr(line, "slots=") != NULL;
+    if (sscanf(line, "%255[^ \t\n:]", host) == 1 && strcmp(host, first) != 0)
+      hosts++, snprintf(first, sizeof first, "%s", host);
+  }
   if (f)
     fclose(f);
-  return found;
+  return slots && hosts == 1;
 }
 
 /* True if the user set an Open MPI MCA parameter whose name holds `part`,
@@ -238,7 +245,7 @@ static int exchange_timeout_args(const struct morph__launch_mpicmd *c, struct mo
 static int openmpi_args(const struct morph__launch_mpicmd *c, struct morph__launch_argv *a)
 {
   int rc = MORPH_OK;
-  if (!c->hostfile || !hostfile_has_slots(c->hostfile))
+  if (!c->hostfile || !hostfile_keeps_slots(c->hostfile))
     rc |= morph__launch_argv_push(a, "--oversubscribe");
   if (!c->hostfile && !mca_chosen(c, "tcp_if_"))
     for (int k = 0; k < 2; k++)

@@ -2,6 +2,7 @@
  * The context's life cycle: options, open, accessors, limits, finalize.
  */
 #include "runtime/client.h"
+#include "runtime/hold.h"
 #include "runtime/wait.h"
 #include "runtime/window.h"
 
@@ -274,8 +275,11 @@ int morph_finalize(morph_ctx *ctx, int status)
   /* A live leaver: its data is with the stayers. It cannot MPI_Finalize
    * alone (job-wide fence in Open MPI), and mpirun was started with
    * orte_allowed_exit_without_sync, so ending now frees the slot. */
-  if (ctx->status == MORPH_LEAVING && !ctx->relaunching)
+  if (ctx->status == MORPH_LEAVING && !ctx->relaunching) {
+    if (ctx->hold)
+      morph__hold_process();
     morph__end_process(0);
+  }
   /* A broken communicator cannot reduce; each process reports its own. */
   int job = !ctx->broken ? job_status(ctx, status) : status ? status : 1;
   if (ctx->rank == 0)

@@ -251,10 +251,7 @@ stop_morphd() {
 # malleable Jacobi grows from node1 onto node2 and node3, a rigid job
 # arrives, the malleable one shrinks off a whole host (node3) and the
 # rigid one starts there only once nothing of the first is left on it,
-# checked on node3. Both end with results equal to a static run. The
-# rigid job outlasts the malleable one, which so never grows back onto
-# node3 (a second live grow onto a remote host is refused by Open MPI
-# 4.1.4, docs/cluster.md).
+# checked on node3. Both end with results equal to a static run.
 case_morphd_hosts() {
   trap stop_morphd EXIT
   start_morphd "$MORPH_CLUSTER_HOSTFILE"
@@ -771,6 +768,47 @@ case_fallback_link_down() {
     expect_eq "processes of the job left on $n" "$(procs_on $n $id)" 0
   done
   [ $((SECONDS - t0)) -lt 200 ] || fail "took $((SECONDS - t0)) s"
+}
+
+# holds_on NODE JOB: placeholders of JOB on NODE (docs/runtime.md).
+holds_on() {
+  on "$1" bash -c 'n=0; for d in /proc/[0-9]*; do [ $d/ns/net -ef /proc/self/ns/net ] &&
+    grep -qsxzF MORPH_HOLD_OF='"$2"' $d/environ && n=$((n + 1)); done; echo $n'
+}
+
+# Grows across hosts whatever came before (issue 23). Open MPI 4.1.4's
+# daemon on a host forgets a job when that job's last process there ends,
+# and a spawn onto that host whose parents include the job's processes
+# then fails (docs/cluster.md); the last leaver of a job on a host stays
+# as a placeholder. (1) Jacobi at 6 on node1..3 leaves node3 and grows
+# back onto it, twice; ranks where the schedule says. (2) The DMR
+# front-end, paper 000's usage: 2 -> 5 onto node2, node3 -> 3 (a spawned
+# job's last process leaves node3) -> 8 onto node2, node3 -> 1 -> 4. Every
+# resize live, results checked, no placeholder left after the end.
+case_regrow_hosts() {
+  need_jacobi
+  local id=rg$$ b n
+  b=$(dirname "$JACOBI")
+  run_on_hosts "$T/jacobi" -n 6 --job-id $id --schedule \
+    "4@it10 off node3:2,6@it20 onto node3:2,4@it30 off node3:2,6@it40 onto node3:2" \
+    "$JACOBI" --iters 60 --delay-ms 50 --hosts
+  grep "morph run: job\|CHECK" "$T/jacobi"
+  expect_eq "morph run's status (jacobi)" "$RC" 0
+  grep -q "^CHECK PASSED" "$T/jacobi" || fail "jacobi: $(tail -5 "$T/jacobi")"
+  expect_eq "live resizes (jacobi)" "$(grep -c 'live ok' "$T/jacobi")" 4
+  expect_eq "jacobi back at 6" "$(placement "$T/jacobi" 6 last)" \
+    "0:node1 1:node1 2:node2 3:node2 4:node3 5:node3"
+  run_on_hosts "$T/dmr" -n 2 --job-id ${id}d --schedule "5@it10 onto node2:2+node3:1,\
+3@it20 off node2:1+node3:1,8@it30 onto node2:2+node3:3,1@it40,4@it50 onto node2:1+node3:2" \
+    "$b/test-dmr-front-end.ompi" 70
+  grep "morph run: job\|CHECK" "$T/dmr"
+  expect_eq "morph run's status (DMR)" "$RC" 0
+  grep -q "^CHECK PASSED" "$T/dmr" || fail "DMR: $(tail -5 "$T/dmr")"
+  expect_eq "live resizes (DMR)" "$(grep -c 'live ok' "$T/dmr")" 5
+  grep -q "joiners on node2:2,node3:3" "$T/dmr" || fail "the second grow not where named"
+  for n in node1 node2 node3; do
+    expect_eq "placeholders left on $n" "$(holds_on $n $id)$(holds_on $n ${id}d)" 00
+  done
 }
 
 # pids_on NODE JOB: the PIDs of JOB's processes on NODE.

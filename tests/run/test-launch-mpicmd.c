@@ -114,6 +114,29 @@ static void test_openmpi_hostfile_with_slots_no_recovery(void **state)
   unlink(path);
 }
 
+/* Several hosts: Open MPI gets --oversubscribe even with slots, since a
+ * placeholder of a live shrink holds one of its host's slots in Open
+ * MPI's count (docs/runtime.md). */
+static void test_openmpi_hostfile_of_several_hosts_oversubscribes(void **state)
+{
+  (void)state;
+  char path[] = "/tmp/test-launch-mpicmd-XXXXXX";
+  int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  assert_int_equal(write(fd, "node1 slots=2\nnode2 slots=2 # two\n", 34), 34);
+  close(fd);
+  char *app[] = {"prog", NULL};
+  struct morph__launch_mpicmd c = {.mpi = MORPH__LAUNCH_MPI_OPENMPI, .mpirun = "/opt/mpirun",
+                                   .hostfile = path, .no_recovery = 1, .app = app};
+  const char *const want[] = {
+    "/opt/mpirun", "--oversubscribe", "--hostfile", path, "--mca",
+    "orte_allowed_exit_without_sync", "1", "--mca", "pmix_base_exchange_timeout", "60", "-x",
+    "MORPH_SOCKET", "-n", "2", "prog", NULL,
+  };
+  assert_command(&c, 2, want);
+  unlink(path);
+}
+
 /* Writes text to a new temporary file; its path in path. */
 static void temp_file(char *path, const char *text)
 {
@@ -253,6 +276,8 @@ int main(void)
     cmocka_unit_test_setup(test_openmpi_user_tcp_interfaces_win, one_morph_variable),
     cmocka_unit_test_setup(test_openmpi_session_base_unless_user_chose, one_morph_variable),
     cmocka_unit_test_setup(test_openmpi_hostfile_with_slots_no_recovery, one_morph_variable),
+    cmocka_unit_test_setup(test_openmpi_hostfile_of_several_hosts_oversubscribes,
+                           one_morph_variable),
     cmocka_unit_test_setup(test_mpich_hostfile_as_host_list, one_morph_variable),
     cmocka_unit_test_setup(test_mpich_hostfile_errors, one_morph_variable),
     cmocka_unit_test(test_flavour_names),
