@@ -161,6 +161,9 @@ static int setup(struct morph__launch *r)
   if (rc != MORPH_OK)
     return rc;
   export_env(r);
+  /* Without it mpirun writes to our standard error directly; only the
+   * cause of an MPI_Abort is then not named. */
+  morph__launch_errscan_open(&r->err);
   morph__launch_relay_init(r);
   if ((rc = morph__launch_hosts_init(r, r->opt->np)) != MORPH_OK)
     return rc;
@@ -209,6 +212,7 @@ int morph__launch_fini(struct morph__launch *r)
   morph__launch_monitor_free(r); /* its sessions are not the job's leftovers */
   if (morph__launch_child_kill_leftovers(r->opt->grace) > 0)
     morph__say(&r->log, 0, "stopped processes of the job that outlived mpirun");
+  morph__launch_errscan_close(&r->err);
   remove_session(r); /* before hosts_free removes the relaunch's hostfile */
   morph__launch_hosts_free(r);
   morph__launch_checkpoints_remove(r);

@@ -57,6 +57,7 @@
 #include <sys/types.h>
 
 #include "common/log.h"
+#include "errscan.h"
 #include "opts.h"
 #include "proto/hosts.h"
 #include "proto/protocol.h"
@@ -109,6 +110,7 @@ struct morph__launch_monitor {
   double next_look;     /* run clock */
   double short_since;   /* run clock since when too few are left; 0: not */
   int crashed;          /* confirmed: one died outside a reconfiguration */
+  char aborted[512];    /* a process called MPI_Abort (errscan.h); "": none */
   int all_gone;         /* ENDING / RELAUNCH_EXIT: none is left */
 };
 
@@ -157,6 +159,7 @@ struct morph__launch {
   struct morph__launch_relay relay;
   FILE *report;
   struct morph__launch_monitor mon;
+  struct morph__launch_errscan err; /* mpirun's standard error, read (errscan.h) */
   morph__hostlist file_hosts; /* --hostfile's hosts and slots (hosts.h) */
   morph__hostlist placed;     /* where the job's processes run (hosts.h) */
   morph__hostlist left;       /* hosts the job left whole (hosts.h) */

@@ -134,8 +134,20 @@ static void end_grace(struct morph__launch *r, double now)
     r->phase_deadline = now + grace;
 }
 
+/* A process that called MPI_Abort under --enable-recovery ends alone and
+ * mpirun keeps the others waiting for it (errscan.h): the job is stopped
+ * as if it had died outside a reconfiguration, naming the abort. */
+static void aborted(struct morph__launch *r)
+{
+  struct morph__launch_monitor *m = &r->mon;
+  if (!m->crashed && r->mpirun && r->phase != MORPH__LAUNCH_PH_DONE &&
+      morph__launch_errscan_abort(&r->err, m->aborted, sizeof m->aborted))
+    m->crashed = 1;
+}
+
 void morph__launch_monitor_tick(struct morph__launch *r)
 {
+  aborted(r);
   double now = morph__launch_clock(r);
   if (!r->app_exe[0] || now < r->mon.next_look)
     return;
@@ -149,6 +161,7 @@ void morph__launch_monitor_reset(struct morph__launch *r)
 {
   r->mon.short_since = 0;
   r->mon.all_gone = 0;
+  r->mon.aborted[0] = '\0';
   r->spawn_failed = 0;
   r->mon.count = -1;
 }

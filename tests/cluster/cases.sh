@@ -373,7 +373,7 @@ case_morphd_restart_hosts() {
 run_on_hosts() {
   local log=$1
   shift
-  timeout 280 bash "$C" exec head "$MORPH" run -v --hostfile "$MORPH_CLUSTER_HOSTFILE" \
+  timeout 280 bash "$C" exec head "$MORPH" run -v --hostfile "${HF:-$MORPH_CLUSTER_HOSTFILE}" \
     --listen '*:0' "$@" >"$log" 2>&1
   RC=$?
   return $RC
@@ -809,6 +809,27 @@ case_regrow_hosts() {
   for n in node1 node2 node3; do
     expect_eq "placeholders left on $n" "$(holds_on $n $id)$(holds_on $n ${id}d)" 00
   done
+}
+
+# The DMR front-end shrunk off named hosts, so that the stayers are not
+# the lowest ranks (issue 23): 2 -> 8 onto node1..3, then 3 off node1:2 +
+# node2:3 keeps ranks 0, 6, 7. Its exchange sent old rank r's arrays to
+# old rank r mod 3 instead of new rank r mod 3: the stayers waited for
+# arrays that went to leavers, the leavers' vote timed out, the front-end
+# called MPI_Abort, and mpirun (--enable-recovery) never ended.
+case_dmr_shrink_off_hosts() {
+  need_jacobi
+  local b
+  b=$(dirname "$JACOBI")
+  # Three slots a node: 8 processes fit without oversubscription.
+  printf 'node1 slots=3\nnode2 slots=3\nnode3 slots=3\n' >"$T/hf"
+  HF=$T/hf run_on_hosts "$T/log" -n 2 --timeout 120 --schedule \
+    "8@it10 onto node1:1+node2:3+node3:2,3@it20 off node1:2+node2:3,5@it30" \
+    "$b/test-dmr-front-end.ompi" 50
+  grep "morph run: job\|CHECK\|DMR" "$T/log"
+  expect_eq "morph run's status" "$RC" 0
+  grep -q "^CHECK PASSED" "$T/log" || fail "no CHECK PASSED: $(tail -5 "$T/log")"
+  grep -q "8->3 live ok.*leavers were on node1:2,node2:3" "$T/log" || fail "the shrink failed"
 }
 
 # pids_on NODE JOB: the PIDs of JOB's processes on NODE.

@@ -471,6 +471,20 @@ case_app_ompi_crash() {
   app_no_leftovers
 }
 
+# A rank calls MPI_Abort while the others go on: with --enable-recovery
+# mpirun ends only that process and the job would wait for it for good.
+# morph run reads mpirun's report and stops the job, naming the rank, the
+# code and the last thing said before (issue 23).
+case_app_ompi_abort() {
+  check_app
+  local t0=$SECONDS
+  rc_run -n 3 --grace 1 -- -n 100000 -s 5 --fault abort
+  expect_rc 1
+  expect_err "rank 2 called MPI_Abort (error code 5) after: resize-check: giving up at iteration 10"
+  [ $((SECONDS - t0)) -lt 30 ] || fail "stopping took $((SECONDS - t0)) s"
+  app_no_leftovers
+}
+
 # A joiner killed inside the window (with recovery, mpirun keeps the job):
 # the grow is rolled back, the monitor does not count it as a crash.
 case_app_ompi_joiner_killed() {
