@@ -144,6 +144,18 @@ static void choose_mpi(struct morph__launch *r)
   morph__say(&r->log, 1, "MPI: %s (%s)", morph__launch_mpi_name(r->opt->cmd.mpi), why);
 }
 
+/* Under Slurm morphd counts whole nodes of the job's processes per node:
+ * the limits the program sets, in processes, are rounded (docs/slurm.md,
+ * "Limits in nodes"). Said once, since the program's morph_options or
+ * DMR_Set_parameters may not be multiples of it. */
+static void say_node_units(struct morph__launch *r)
+{
+  const char *ppn = getenv("SLURM_NTASKS_PER_NODE");
+  if (r->opt->server && getenv("SLURM_JOB_ID") && ppn && atoi(ppn) > 1)
+    morph__say(&r->log, 0, "morphd resizes this Slurm job in whole nodes of %d processes; the "
+               "job's own limits are rounded: minimum up, maximum down", atoi(ppn));
+}
+
 static int setup(struct morph__launch *r)
 {
   /* Orphans of the launcher (a rank whose orted died) become our children,
@@ -165,6 +177,7 @@ static int setup(struct morph__launch *r)
    * cause of an MPI_Abort is then not named. */
   morph__launch_errscan_open(&r->err);
   morph__launch_relay_init(r);
+  say_node_units(r);
   if ((rc = morph__launch_hosts_init(r, r->opt->np)) != MORPH_OK)
     return rc;
   return morph__launch_mpirun_start(r, r->opt->np, NULL);

@@ -103,6 +103,7 @@ typedef struct morph__daemon {
   double next_decide; /* morph__wall() of the next periodic decision */
   int stop;           /* leave the loop */
   int decisions;      /* decisions taken, for status */
+  char failed_why[512]; /* why the last decision failed; "": it did not */
   morph__beat beat;   /* health.c: heartbeats (no nodes: off) */
   unsigned char *beat_failing; /* per node: failing for the placement, as last said */
   int beat_unused;    /* said that the placement ignores the estimates */
