@@ -17,6 +17,7 @@
 #include "hosts.h"
 #include "monitor.h"
 #include "morph/error.h"
+#include "ckptdir.h"
 #include "mpirun.h"
 #include "relaunch.h"
 #include "relay.h"
@@ -166,6 +167,10 @@ static int setup(struct morph__launch *r)
   int rc = find_app(r);
   if (rc == MORPH_OK)
     rc = check_schedule_hosts(r);
+  if (rc == MORPH_OK)
+    rc = morph__launch_ckptdir_check(r->opt->checkpoint_dir ? r->opt->checkpoint_dir
+                                                             : getenv("MORPH_CHECKPOINT_DIR"),
+                                     &r->mon.watch, &r->log);
   if (rc == MORPH_OK)
     rc = morph__launch_server_open(r);
   if (rc == MORPH_OK)

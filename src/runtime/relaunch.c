@@ -40,13 +40,14 @@ static int relaunch_prepare(morph_ctx *ctx, morph__window *w)
     free(pid);
   w->newcomm = w->staycomm = ctx->comm;
   w->nonstay_lo = w->nonstay_hi = 0;
-  return rc;
+  /* The folder and its space, while nothing is given up yet. */
+  return rc == MORPH_OK ? morph__ckpt_reserve(ctx, w) : rc;
 }
 
 static int relaunch_move(morph_ctx *ctx, morph__window *w)
 {
   int rc = morph__ckpt_write(ctx, w);
-  if (rc != MORPH_OK)
+  if (rc != MORPH_OK && !w->why[0])
     snprintf(w->why, sizeof w->why, "writing the checkpoint %.200s failed", w->checkpoint);
   return rc;
 }

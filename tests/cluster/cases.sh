@@ -832,6 +832,29 @@ case_dmr_shrink_off_hosts() {
   grep -q "8->3 live ok.*leavers were on node1:2,node2:3" "$T/log" || fail "the shrink failed"
 }
 
+# A checkpoint folder that is not the same on every host of the job (the
+# head's /tmp: each node has its own), or missing, is refused at start
+# (issue 23): a relaunch would fail only after the job gave its data up.
+# The shared folder passes and the job runs.
+case_ckpt_dir_hosts() {
+  need_jacobi
+  local own=/tmp/morph-ckpt-$$
+  mkdir -p "$own"
+  run_on_hosts "$T/own" -n 2 --checkpoint-dir "$own" "$JACOBI" --iters 5
+  rmdir "$own"
+  cat "$T/own"
+  expect_eq "status with the head's /tmp" "$RC" 125
+  grep -q "checkpoint folder $own is not the same folder on node1, node2, node3" "$T/own" ||
+    fail "the hosts that do not see it are not named"
+  run_on_hosts "$T/missing.log" -n 2 --checkpoint-dir "$T/none" "$JACOBI" --iters 5
+  expect_eq "status with a missing folder" "$RC" 125
+  grep -q "checkpoint folder $T/none does not exist" "$T/missing.log" ||
+    fail "$(cat "$T/missing.log")"
+  run_on_hosts "$T/shared" -n 2 --checkpoint-dir "$T" "$JACOBI" --iters 5
+  expect_eq "status with a shared folder" "$RC" 0
+  grep -q "^CHECK PASSED" "$T/shared" || fail "$(tail -5 "$T/shared")"
+}
+
 # pids_on NODE JOB: the PIDs of JOB's processes on NODE.
 pids_on() {
   on "$1" bash -c 'for d in /proc/[0-9]*; do [ $d/ns/net -ef /proc/self/ns/net ] &&

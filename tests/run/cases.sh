@@ -17,6 +17,7 @@ cleanup() {
   local pids
   pids=$(pgrep -f "$T" | grep -vx "$$")
   [ -n "$pids" ] && kill -KILL $pids 2>/dev/null
+  [ -n "${MOUNTED:-}" ] && umount "$MOUNTED"
   rm -rf "$T"
 }
 trap cleanup EXIT
@@ -483,6 +484,59 @@ case_app_ompi_abort() {
   expect_err "rank 2 called MPI_Abort (error code 5) after: resize-check: giving up at iteration 10"
   [ $((SECONDS - t0)) -lt 30 ] || fail "stopping took $((SECONDS - t0)) s"
   app_no_leftovers
+}
+
+# small_tmpfs SIZE [OPTIONS]: a tmpfs of SIZE at $T/small (root only:
+# else the case is skipped), unmounted by the cleanup.
+small_tmpfs() {
+  [ "$EUID" -eq 0 ] || { echo "SKIP: mounting a small tmpfs needs root"; exit 77; }
+  mkdir -p "$T/small"
+  mount -t tmpfs -o "size=$1${2:+,$2}" morph-test "$T/small" || fail "cannot mount a tmpfs"
+  MOUNTED=$T/small
+}
+
+# A checkpoint folder that would make every relaunch fail is refused at
+# start, naming it and why (issue 23): missing, a file, read-only.
+case_app_ckpt_dir_refused() {
+  check_app
+  rc_run -n 2 --checkpoint-dir "$T/none" -- -n 10
+  expect_rc 125
+  expect_err "checkpoint folder $T/none does not exist"
+  small_tmpfs 64k ro
+  rc_run -n 2 --checkpoint-dir "$T/small" -- -n 10
+  expect_rc 125
+  expect_err "checkpoint folder $T/small is not writable (Read-only file system)"
+}
+
+# A folder too small for the checkpoint: the native API's relaunch is
+# rolled back before any data is given up (the file's space is reserved
+# first), and the job goes on at its size with its data.
+case_app_ompi_ckpt_full() {
+  check_app
+  small_tmpfs 64k
+  rc_run -n 2 --checkpoint-dir "$T/small" --schedule "3@it10:relaunch,1@it30:live" -- -n 40 -g 20000
+  expect_rc 0
+  expect_row 1 "2,2,relaunch,MORPH_EIO"
+  expect_err "holds less than the checkpoint needs"
+  expect_out "CHECK PASSED"
+  app_no_leftovers
+}
+
+# The same for the DMR front-end, whose arrays the checkpoint learns only
+# as it writes: the write fails on a full tmpfs after the Send expression,
+# the window rolls back and the job goes on at 2 with its arrays (it used
+# to end in MPI_Abort: "rolled back after the arrays were redistributed").
+case_app_dmr_ckpt_full() {
+  [ -n "${DMR_FRONT_END:-}" ] && [ -x "$DMR_FRONT_END" ] || { echo "SKIP: no DMR front-end"; exit 77; }
+  small_tmpfs 4k
+  timeout 100 "$MORPH" run --job-id "$JOB" --report r.csv --checkpoint-dir "$T/small" -n 2 \
+    --schedule "3@it10:relaunch" "$DMR_FRONT_END" 30 >out 2>err
+  RC=$?
+  expect_rc 0
+  expect_row 1 "2,2,relaunch,MORPH_EIO"
+  expect_err "No space left on device\|holds less than the checkpoint needs"
+  grep -q "DMR:" err && fail "the DMR front-end gave up: $(grep DMR: err)"
+  expect_out "CHECK PASSED"
 }
 
 # A joiner killed inside the window (with recovery, mpirun keeps the job):
