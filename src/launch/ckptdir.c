@@ -12,23 +12,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/folder.h"
 #include "common/hostcmd.h"
 #include "morph/error.h"
 
 #define ASK_LIMIT_S 15
-
-/* Here: a folder this user can write into. "" if so, else why not. */
-static void check_here(const char *dir, char *why, size_t size)
-{
-  struct stat st;
-  why[0] = '\0';
-  if (stat(dir, &st) != 0)
-    snprintf(why, size, "%s", errno == ENOENT ? "does not exist" : strerror(errno));
-  else if (!S_ISDIR(st.st_mode))
-    snprintf(why, size, "is not a folder");
-  else if (access(dir, W_OK | X_OK) != 0)
-    snprintf(why, size, "is not writable (%s)", strerror(errno));
-}
 
 /* Waits for the hosts' answers: exit status 0 (seen), else not seen; ok[i]
  * 1, 0, or -1 (no answer in time: the child is killed). */
@@ -102,7 +90,7 @@ int morph__launch_ckptdir_check(const char *dir, const struct morph__launch_watc
   char why[256];
   if (!dir || !*dir)
     return MORPH_OK;
-  check_here(dir, why, sizeof why);
+  morph__folder_writable(dir, why, sizeof why);
   if (why[0]) {
     morph__say(log, 0, "checkpoint folder %s %s: a relaunch would fail after the job gave "
                "its data to the checkpoint (create it, or name another with --checkpoint-dir)",

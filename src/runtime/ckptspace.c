@@ -15,21 +15,9 @@
 #include <unistd.h>
 
 #include "common/clock.h"
+#include "common/folder.h"
 #include "runtime/checkpoint.h"
 #include "runtime/wait.h"
-
-/* This process's folder: "" if it can write there, else why not. */
-static void folder_here(const char *dir, char *why, size_t size)
-{
-  struct stat st;
-  why[0] = '\0';
-  if (stat(dir, &st) != 0)
-    snprintf(why, size, "%s", errno == ENOENT ? "does not exist" : strerror(errno));
-  else if (!S_ISDIR(st.st_mode))
-    snprintf(why, size, "is not a folder");
-  else if (access(dir, W_OK | X_OK) != 0)
-    snprintf(why, size, "is not writable (%s)", strerror(errno));
-}
 
 /* The bytes this process adds to the checkpoint, as far as known before
  * the write (a callbacks entry packs then: counted as nothing). */
@@ -80,7 +68,7 @@ int morph__ckpt_reserve(morph_ctx *ctx, morph__window *w)
 {
   char why[256];
   double deadline = morph__now() + w->step_timeout;
-  folder_here(ctx->checkpoint_dir, why, sizeof why);
+  morph__folder_writable(ctx->checkpoint_dir, why, sizeof why);
   int rc = morph__agree(ctx, ctx->comm, why[0] ? MORPH_EIO : MORPH_OK, deadline);
   if (rc == MORPH_EIO)
     snprintf(w->why, sizeof w->why, "the checkpoint folder %.110s %.110s", ctx->checkpoint_dir,
