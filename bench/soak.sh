@@ -8,6 +8,7 @@
 # no dynamic processes, so it runs relaunch only (docs/performance.md).
 #
 #   bench/soak.sh [--cycles N] [--seed S] [--build DIR]
+#   bench/soak.sh --hosts N [--cycles C] [--seed S] [--build DIR]   (soak-hosts.sh)
 #
 # N resizes in total (default 1000), spread over the jobs; the seed
 # (printed; default: the time) fixes every size. A resize that rolls back
@@ -18,6 +19,10 @@
 #   RESULT soak_cycles=... soak_failures=... soak_hangs=... soak_rollbacks=... soak_s=...
 # Exit status 0 only when there was no failure and no hang.
 set -uo pipefail
+# --hosts N: the cross-host soak, on an emulated cluster of its own.
+for a in "$@"; do
+  [ "$a" = --hosts ] || [ "${a#--hosts=}" != "$a" ] && exec bash "$(dirname "$0")/soak-hosts.sh" "$@"
+done
 . "$(dirname "$0")/lib.sh"
 bench_init bench/soak.sh
 cycles=1000 seed=$(date +%s)
