@@ -97,7 +97,7 @@ start_morphd() { # DIR [HOSTFILE]
   md=$1
   mkdir -p "$md"
   $CL daemon head "$md/morphd.pid" "$md/morphd.log" "$bin/morph" daemon -d "$md" \
-    --hostfile "${2:-$hf}" -i 1 || { echo "$bench_name: morphd did not start" >&2; exit 1; }
+    --hostfile "${2:-$hf}" -i 1 -p dmr+easy || { echo "$bench_name: morphd did not start" >&2; exit 1; }
   until_log 30 listening "$md/morphd.log"
 }
 

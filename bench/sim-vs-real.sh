@@ -146,7 +146,7 @@ trap 'exit 130' INT TERM
 real() { # kind
   local kind=$1 dir=$out/real-$1
   rm -rf "$dir"; mkdir -p "$dir"; current=$dir
-  "$bin/morph" daemon -d "$dir" --slots "$slots" --interval 2 > "$dir/morphd.log" 2>&1 &
+  "$bin/morph" daemon -d "$dir" --slots "$slots" --interval 2 -p dmr+easy > "$dir/morphd.log" 2>&1 &
   daemon_pid=$!
   for _ in $(seq 50); do [ -S "$dir/morphd.sock" ] && break; sleep 0.1; done
   echo "== real $kind: $njobs jobs on $slots slots"

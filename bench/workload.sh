@@ -53,7 +53,7 @@ run() { # kind
   local kind=$1 dir=$out/$1
   rm -rf "$dir"; mkdir -p "$dir"; current=$dir
   bench_write_workload "$kind" "$out/$kind.json" "$njobs" 4 "${apps[@]}"
-  "$bin/morph" daemon -d "$dir" --slots "$slots" --interval 2 > "$dir/morphd.log" 2>&1 &
+  "$bin/morph" daemon -d "$dir" --slots "$slots" --interval 2 -p dmr+easy > "$dir/morphd.log" 2>&1 &
   daemon_pid=$!
   for _ in $(seq 50); do [ -S "$dir/morphd.sock" ] && break; sleep 0.1; done
   echo "== $kind: $njobs jobs on $slots slots"

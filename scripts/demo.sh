@@ -57,7 +57,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'echo; echo "demo: interrupted; stopping everything"; exit 130' INT TERM
 
-echo "== morphd: $slots slots on this machine ($(nproc) cores, oversubscribed), policy dmr+easy"
+echo "== morphd: $slots slots on this machine ($(nproc) cores, oversubscribed), policy mdmr+easy (the default)"
 "$bin/morph" daemon -d "$dir" --slots "$slots" --interval 2 > "$dir/morphd.log" 2>&1 &
 daemon_pid=$!
 for _ in $(seq 50); do [ -S "$dir/morphd.sock" ] && break; sleep 0.1; done

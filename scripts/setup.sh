@@ -18,10 +18,14 @@ PACKAGES=(
   iproute2 util-linux                 # emulated hosts: ip, nsenter, unshare, flock, setpriv
   openssh-server openssh-client       # an sshd per emulated host, mpirun over ssh
   munge libmunge-dev                  # MUNGE: one munged per emulated cluster; morph's TCP auth
+  libssl-dev                          # libcrypto's HMAC: every line over TCP is sealed
   slurm-wlm slurmdbd libslurm-dev     # scripts/slurm.sh; morphd's Slurm backend
   mariadb-server                      # slurmdbd's database (more than one resize of a job)
   clang                               # libFuzzer harnesses (tests/fuzz, MORPH_FUZZ)
   help2man                            # man pages of the tools (packaging/)
+  gfortran                            # the Fortran modules (src/fortran), apps/jacobi-f
+  python3-dev python3-mpi4py python3-numpy      # the Python package (src/python), apps/jacobi-py
+  python3-setuptools python3-wheel python3-pip  # pip install of src/python, without network
 )
 
 missing=()

@@ -37,7 +37,8 @@ extern "C" {
   X(EPARSE, -15, "malformed input file")                                      \
   X(EEXIST, -16, "object already exists")                                     \
   X(EBUSY, -17, "resource busy")                                              \
-  X(EAUTH, -18, "the peer could not be authenticated (MUNGE)")
+  X(EAUTH, -18, "the peer could not be authenticated (MUNGE)")                \
+  X(EPERM, -19, "not allowed for this user")
 
 typedef enum morph_err {
   MORPH_OK = 0,

@@ -83,6 +83,8 @@ typedef struct morph_report_avg {
   size_t jobs;            /* completed jobs in the group */
   double wait, exec, completion; /* averages, seconds (0 if no jobs) */
   double bsld;            /* mean bounded slowdown (0 if no jobs) */
+  double wait_p95;        /* 95th percentile of the waiting time (nearest
+                             rank; 0 if no jobs) */
 } morph_report_avg;
 
 typedef struct morph_report_totals {

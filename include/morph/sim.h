@@ -38,9 +38,34 @@
 extern "C" {
 #endif
 
+/* What the scheduler knows of a job's run time, and where a job is killed
+ * (docs/sim.md "Estimates and time limits"). A job's time limit is given
+ * for its largest request (req_max, its reference size); started at size n
+ * below it, the limit stretches by req_max / n, and a resize to a size
+ * further below it stretches what is left by the same ratio of ratios (the
+ * most a job that scales no better than linearly slows down); a grow never
+ * shortens it, and the pause of a resize does not count. A job still running at its
+ * limit is killed there, like Slurm's TIMEOUT: recorded FAILED, counted
+ * in stats.timeouts. EASY plans with the limit (running jobs: start +
+ * limit; pending: the limit at req_min). */
+typedef enum morph_sim_estimates {
+  MORPH_SIM_EST_REQUESTED = 0, /* each job's walltime (SWF field 9, JSON
+                                  "walltime"); a job without one gets the
+                                  workload's largest (a partition's default
+                                  limit is its maximum in Slurm); a workload
+                                  without any runs as EXACT */
+  MORPH_SIM_EST_EXACT,         /* the scheduler knows every running job's
+                                  remaining time at its current size and a
+                                  pending job's run time at req_min (an
+                                  oracle no real system has); no limit */
+  MORPH_SIM_EST_FACTOR         /* limit = estimate_factor x the job's run time
+                                  at req_max (Mu'alem and Feitelson's f
+                                  model); factor >= 1 */
+} morph_sim_estimates;
+
 typedef struct morph_sim_config {
   int nodes;                  /* cluster size (128) */
-  const char *policy;         /* policy engine name ("dmr+fcfs") */
+  const char *policy;         /* policy engine name ("mdmr+easy") */
   const char *placement;      /* placement strategy, morph/place.h ("firstfit") */
   const morph_place_param *place_params; /* its parameters (topology=FILE, ...), read */
   int nplace_params;                     /* by morph_sim_create() only */
@@ -56,6 +81,8 @@ typedef struct morph_sim_config {
                                  (500): keeps a decision's cost bounded when
                                  tens of thousands of jobs wait */
   int progress;               /* nonzero: progress lines on stderr (0) */
+  morph_sim_estimates estimates; /* REQUESTED */
+  double estimate_factor;     /* FACTOR: limit over run time (1) */
 } morph_sim_config;
 
 /* Fills the defaults given in parentheses. */
@@ -67,6 +94,11 @@ typedef struct morph_sim_stats {
   size_t completed, skipped;
   size_t unfinished;          /* jobs that did not complete: an error */
   size_t events, decisions, starts, expands, shrinks;
+  size_t timeouts;            /* jobs killed at their time limit */
+  morph_sim_estimates estimates; /* the mode the run used (REQUESTED falls
+                                    back to EXACT without any walltime) */
+  size_t default_limits;      /* REQUESTED: jobs without a walltime, given
+                                 the workload's largest */
   double sim_end;             /* simulated time of the last event, s */
   double wall_s;              /* wall-clock seconds the run took */
 } morph_sim_stats;
@@ -80,7 +112,8 @@ typedef struct morph_sim morph_sim;
 int morph_sim_config_check(const morph_sim_config *cfg, char *buf, size_t len);
 
 /* Creates a simulator. Errors: MORPH_EINVAL (nodes < 1, interval <= 0,
- * negative costs, bandwidth <= 0, unknown policy or placement;
+ * negative costs, bandwidth <= 0, an estimate factor below 1, an unknown
+ * estimate mode, unknown policy or placement;
  * morph_sim_config_check explains), MORPH_ENOMEM. *out is NULL on error. */
 int morph_sim_create(const morph_sim_config *cfg, morph_sim **out);
 
@@ -105,6 +138,10 @@ const char *morph_sim_errmsg(const morph_sim *sim);
  * error rep may hold part of the records. */
 int morph_sim_run(morph_sim *sim, const morph_workload *wl, morph_report *rep,
                   morph_sim_stats *stats);
+
+/* Parses "requested", "exact" or "f=K" (K >= 1) into *mode and *factor
+ * (1 unless f=K). Errors: MORPH_EINVAL (anything else; nothing written). */
+int morph_sim_estimates_parse(const char *text, morph_sim_estimates *mode, double *factor);
 
 /* Seconds a resize of a job with this model from `from` to `to` nodes
  * takes: the fixed cost of the direction plus the data that changes owner,

@@ -137,6 +137,11 @@ typedef struct morph_wjob {
                           "matrix" resolved against the file's folder;
                           NULL: none */
   int line;            /* line in the source file; 0 when generated */
+  double walltime;     /* requested time limit in seconds, for the job at
+                          its largest request req_max (SWF field 9, JSON
+                          "walltime", Tsafrir's model); 0: not given. The
+                          simulator plans with it and kills the job there
+                          (docs/sim.md "Estimates and time limits") */
 } morph_wjob;
 
 /* An input record that is not a job (SWF: run time or size <= 0, a job
@@ -229,7 +234,9 @@ void morph_swf_options_init(morph_swf_options *opt);
  * need not be sorted), its size (allocated processors, else requested,
  * divided by units_per_node and rounded up, cut to max_size when > 0) and
  * its run time, which becomes an Amdahl model whose time at the traced size
- * equals the run time. A malleable_share of the jobs, chosen at random for
+ * equals the run time, and its requested time (field 9) as walltime; a
+ * job that ran longer than it requested (the site let it) gets its run
+ * time as walltime, -1 stays 0 (unknown). A malleable_share of the jobs, chosen at random for
  * the seed, become MALLEABLE (or FLEXIBLE with moldable) with limits from
  * min_factor / max_factor and pref = the size. Records with a run time or
  * size <= 0 (cancelled jobs) are not loaded but kept in wl->skips and
@@ -243,17 +250,44 @@ int morph_workload_load_swf(morph_workload *wl, const char *path, const morph_sw
 
 /* Writes the workload as an SWF v2.2 trace: one record per job (submit
  * time, run time at its largest request, that request as allocated and
- * requested processors, status 1) and one per skipped record (run time
+ * requested processors, its walltime as requested time or -1, status 1)
+ * and one per skipped record (run time
  * -1), in submission order, after a header of ';' comments naming the
  * workload. Models, kinds and limits are not kept: SWF has no field for
  * them. Errors: MORPH_EIO. */
 int morph_workload_write_swf(const morph_workload *wl, FILE *out, const char *comment);
 
+/* Counts the jobs with a requested time (walltime > 0) and puts the
+ * largest in *max (0 if none; max may be NULL). */
+size_t morph_workload_walltimes(const morph_workload *wl, double *max);
+
+/* Multiplies every submit time (skipped records' too) by the factor that
+ * makes the offered load (morph_workload_offered_load on `nodes` units)
+ * equal to `load`: a trace is compressed (factor < 1) or stretched. The
+ * factor is written to *factor when not NULL.
+ * Errors: MORPH_EINVAL (NULL, nodes < 1, load <= 0, or a workload whose
+ * load is 0: fewer than two distinct submit times; nothing changed). */
+int morph_workload_set_load(morph_workload *wl, int nodes, double load, double *factor);
+
+/* Draws every job's requested time from Tsafrir's model of user estimates
+ * (D. Tsafrir, Y. Etsion, D. G. Feitelson, "Modeling User Runtime
+ * Estimates", JSSPP 2005; docs/workload.md): a few popular values (the
+ * largest allowed, max_estimate, then round ones: 5, 10, 15, 20, 30 min,
+ * 1, 2, 3, 4, 5, 6, 8, 10, 12, 18 h, ...) take 89 % of the jobs, a tail of
+ * rarer values the rest, and each job gets one that is at least its run
+ * time at req_max (jobs sorted by run time, a value drawn among those
+ * still free that cover it). Deterministic for a seed. Jobs that run
+ * longer than max_estimate get their run time.
+ * Errors: MORPH_EINVAL (NULL, max_estimate < 3600 s or above
+ * MORPH_WORKLOAD_TIME_MAX), MORPH_ENOMEM; on error nothing changed. */
+int morph_workload_estimates_tsafrir(morph_workload *wl, double max_estimate, uint64_t seed);
+
 /* Cuts every job's request and malleability limits to at most max_size
  * units (> 0): the largest size a job may be given, whatever the input
  * (paper 000 caps requests at 32 of 128 nodes). Models are unchanged, so a
  * traced job that is cut runs longer than recorded. Returns the number of
- * jobs whose request was cut and names the first in the message. */
+ * jobs whose request was cut and names the first in the message. A cut
+ * job's walltime grows by the ratio of the sizes (it was for the request). */
 size_t morph_workload_cap_sizes(morph_workload *wl, int max_size);
 
 /* Sets every job's scheduling inhibitor (model.inhibit, DMRlib's
@@ -303,6 +337,8 @@ typedef struct morph_lublin_options {
   int interactive;     /* also the model's interactive jobs (1) */
   double max_runtime;  /* longer run times are drawn again (e^12 s, 45 h) */
   double serial;       /* Amdahl serial fraction of every job's model (0.05) */
+  int estimates;       /* also draw requested times (walltime) with
+                          Tsafrir's model, max_runtime as the largest (1) */
 } morph_lublin_options;
 
 void morph_lublin_options_init(morph_lublin_options *opt);
@@ -316,7 +352,8 @@ int morph_lublin_options_shape(morph_lublin_options *opt, const char *shape);
 /* Generates rigid (FIXED) jobs from the Lublin-Feitelson model (JPDC 2003;
  * docs/workload.md): sizes, run times correlated with size, arrivals with
  * a daily cycle; each job's model is Amdahl with its run time at its size,
- * as the SWF importer makes them. Deterministic for a seed on every
+ * as the SWF importer makes them; with opt->estimates, requested times
+ * from morph_workload_estimates_tsafrir (seed opt->seed). Deterministic for a seed on every
  * platform. Replaces the current jobs; wl->nodes = opt->nodes.
  * Errors: MORPH_EINVAL (options), MORPH_ENOMEM. */
 int morph_workload_generate_lublin(morph_workload *wl, const morph_lublin_options *opt);

@@ -194,7 +194,7 @@ int morph__launch_init(struct morph__launch *r, struct morph__launch_opts *o)
   r->opt = o;
   r->log = (morph__sayer){.prog = "morph run", .verbose = o->verbose};
   r->t0 = morph__now();
-  r->listen_fd = -1;
+  r->listener.fd = r->listener.reserve = -1;
   r->job.fd = -1;
   r->size = o->np;
   r->mon.count = -1;

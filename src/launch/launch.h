@@ -60,6 +60,7 @@
 #include "errscan.h"
 #include "opts.h"
 #include "proto/hosts.h"
+#include "proto/listener.h"
 #include "proto/protocol.h"
 #include "watch.h"
 
@@ -90,9 +91,15 @@ struct morph__launch_decision {
 /* The upstream connection to morphd and what still has to reach it. */
 struct morph__launch_relay {
   morph__conn conn;      /* fd -1: not connected */
+  char secret[72];       /* the job's relay secret: from morphd (the
+                            documented variable MORPH_JOB_SECRET at start,
+                            or its WELCOME), said in every HELLO */
   double next_try;       /* run clock of the next connection attempt */
   morph__msg backlog[16];/* ACKs and BYE waiting for a connection */
   int n_backlog;
+  morph__msg last_ack;   /* the last ACK sent (kind ERROR: none yet): said
+                            again after each reconnection, since a morphd
+                            killed before it read one lost it */
   morph__msg queue[16];  /* RESIZEs from morphd not yet sent to the job */
   int n_queue;
 };
@@ -123,7 +130,7 @@ struct morph__launch {
   char app_exe[PATH_MAX];    /* resolved program, to count its processes */
   char session[PATH_MAX];    /* base of Open MPI's session folders (session.h) */
   const char *hostfile_given; /* --hostfile: every host a relaunch may have used */
-  int listen_fd;
+  morph__listener listener; /* the job connects here (server.c) */
   morph__conn job;           /* fd -1: no job connected */
   int job_hello;             /* the current incarnation said HELLO */
   morph__msg hello;          /* its last HELLO */

@@ -27,19 +27,17 @@
 
 static void poll_once(struct morph__launch *r)
 {
-  struct pollfd p[3] = {
-    {.fd = r->listen_fd, .events = POLLIN},
+  struct pollfd p[2 + MORPH__PENDING_MAX + 1] = {
     {.fd = r->job.fd, .events = POLLIN},
     {.fd = r->relay.conn.fd, .events = POLLIN},
   };
+  int n = 2 + morph__listener_fds(&r->listener, p + 2, MORPH__PENDING_MAX + 1);
   /* Negative fds are ignored by poll(), so absent peers need no care. */
-  if (poll(p, 3, r->settling ? SETTLE_TICK_MS : TICK_MS) <= 0)
-    return;
-  if (p[0].revents & POLLIN)
-    morph__launch_server_accept(r);
-  if (p[1].revents && r->job.fd >= 0)
+  int ready = poll(p, (nfds_t)n, r->settling ? SETTLE_TICK_MS : TICK_MS);
+  morph__launch_server_accept(r); /* also ends handshakes past their deadline */
+  if (ready > 0 && p[0].revents && r->job.fd >= 0)
     morph__launch_server_read(r);
-  if (p[2].revents && r->relay.conn.fd >= 0)
+  if (ready > 0 && p[1].revents && r->relay.conn.fd >= 0)
     morph__launch_relay_read(r);
 }
 

@@ -6,8 +6,10 @@
  *
  * morphd may go away (restart, crash): the job keeps running at its size,
  * morph run tries to reconnect every RETRY seconds, and on success says
- * HELLO again with the same job id, then delivers the ACKs and BYE that
- * could not be sent meanwhile. PROGRESS is not kept: it is stale by then.
+ * HELLO again with the same job id, its last ACK again (one sent to a
+ * morphd killed before it read it was lost; morphd ignores an ACK of a
+ * resize it has closed), then the ACKs and BYE that could not be sent
+ * meanwhile. PROGRESS is not kept: it is stale by then.
  */
 #include "relay.h"
 
@@ -25,6 +27,7 @@ void morph__launch_relay_stamp(const struct morph__launch *r, morph__msg *m)
   const char *ck = getenv("MORPH_CHECKPOINT_DIR"); /* export_env has set it by now */
   snprintf(m->job, sizeof m->job, "%s", r->opt->job_id);
   snprintf(m->checkpoint, sizeof m->checkpoint, "%s", ck ? ck : "");
+  snprintf(m->secret, sizeof m->secret, "%s", r->relay.secret);
 }
 
 /* HELLO for morphd: the job's own if it has said one, with the size it has
@@ -63,7 +66,8 @@ static void keep(struct morph__launch *r, const morph__msg *m)
   y->backlog[y->n_backlog++] = *m;
 }
 
-/* Sends the HELLO and then the backlog; on failure what is left stays. */
+/* Sends the HELLO, the last ACK again (morphd ignores one it has had), then
+ * the backlog; on failure what is left stays. */
 static int greet(struct morph__launch *r)
 {
   struct morph__launch_relay *y = &r->relay;
@@ -71,9 +75,12 @@ static int greet(struct morph__launch *r)
   make_hello(r, &h);
   if (morph__send(&y->conn, &h) != MORPH_OK)
     return MORPH_ECONN;
+  if (y->last_ack.kind == MORPH__MSG_ACK && morph__send(&y->conn, &y->last_ack) != MORPH_OK)
+    return MORPH_ECONN;
   int sent = 0;
-  while (sent < y->n_backlog && morph__send(&y->conn, &y->backlog[sent]) == MORPH_OK)
-    sent++;
+  for (; sent < y->n_backlog && morph__send(&y->conn, &y->backlog[sent]) == MORPH_OK; sent++)
+    if (y->backlog[sent].kind == MORPH__MSG_ACK && y->backlog[sent].id > 0)
+      y->last_ack = y->backlog[sent];
   memmove(y->backlog, y->backlog + sent, (size_t)(y->n_backlog - sent) * sizeof *y->backlog);
   y->n_backlog -= sent;
   return y->n_backlog ? MORPH_ECONN : MORPH_OK;
@@ -97,6 +104,12 @@ static int try_connect(struct morph__launch *r, double timeout)
 void morph__launch_relay_init(struct morph__launch *r)
 {
   r->relay.conn.fd = -1;
+  morph__msg_init(&r->relay.last_ack, MORPH__MSG_ERROR);
+  /* The secret morphd gave at start is for morphd alone: the job's
+   * processes do not inherit it. */
+  const char *secret = getenv("MORPH_JOB_SECRET");
+  snprintf(r->relay.secret, sizeof r->relay.secret, "%s", secret ? secret : "");
+  unsetenv("MORPH_JOB_SECRET");
   if (!r->opt->server)
     return;
   if (try_connect(r, 1.0) == MORPH_OK)
@@ -118,8 +131,11 @@ void morph__launch_relay_send(struct morph__launch *r, const morph__msg *m, int 
 {
   if (!r->opt->server)
     return;
-  if (r->relay.conn.fd >= 0 && morph__send(&r->relay.conn, m) == MORPH_OK)
+  if (r->relay.conn.fd >= 0 && morph__send(&r->relay.conn, m) == MORPH_OK) {
+    if (m->kind == MORPH__MSG_ACK && m->id > 0)
+      r->relay.last_ack = *m;
     return;
+  }
   if (r->relay.conn.fd >= 0)
     lost(r, "cannot send");
   if (keep_it)
@@ -148,6 +164,8 @@ static void on_message(struct morph__launch *r, const morph__msg *m)
     on_resize(r, m);
   else if (m->kind == MORPH__MSG_ERROR)
     morph__say(&r->log, 0, "morphd reports an error: %s", m->text);
+  else if (m->kind == MORPH__MSG_WELCOME && m->secret[0])
+    snprintf(r->relay.secret, sizeof r->relay.secret, "%s", m->secret);
   else if (m->kind != MORPH__MSG_WELCOME)
     morph__say(&r->log, 1, "ignored a %s message from morphd", morph__msg_kind_name(m->kind));
 }

@@ -7,8 +7,10 @@
 
 #include "launch.h"
 
-/* Connects and says HELLO; if morphd cannot be reached, the job runs
- * anyway and the tick retries. */
+/* Takes the job's relay secret from the documented variable
+ * MORPH_JOB_SECRET (and removes it from the environment the job
+ * inherits), connects and says HELLO; if morphd cannot be reached, the
+ * job runs anyway and the tick retries. */
 void morph__launch_relay_init(struct morph__launch *r);
 
 /* Reconnects to a lost morphd when it is time to try again. */
@@ -18,7 +20,7 @@ void morph__launch_relay_tick(struct morph__launch *r);
 void morph__launch_relay_read(struct morph__launch *r);
 
 /* What morph run adds to every HELLO it sends morphd, its own or the
- * job's: the job id and the checkpoint folder (--checkpoint-dir, or
+ * job's: the job id, its relay secret and the checkpoint folder (--checkpoint-dir, or
  * MORPH_CHECKPOINT_DIR as inherited; "": none), which tells morphd that
  * the job can be relaunched without a host it leaves (docs/protocol.md). */
 void morph__launch_relay_stamp(const struct morph__launch *r, morph__msg *m);

@@ -16,9 +16,9 @@
  * authenticate with MUNGE (proto/transport.h). */
 static int open_tcp(struct morph__launch *r)
 {
-  r->listen_fd = morph__listen(r->opt->listen);
-  int rc = r->listen_fd < 0 ? r->listen_fd
-                            : morph__listen_name(r->listen_fd, r->sock, sizeof r->sock);
+  int rc = morph__listener_open(&r->listener, r->opt->listen, 0);
+  if (rc == MORPH_OK)
+    rc = morph__listen_name(r->listener.fd, r->sock, sizeof r->sock);
   if (rc != MORPH_OK)
     morph__say(&r->log, 0, "cannot listen on %s: %s", r->opt->listen, morph_strerror(rc));
   return rc;
@@ -37,20 +37,17 @@ int morph__launch_server_open(struct morph__launch *r)
     return MORPH_EIO;
   }
   int n = snprintf(r->sock, sizeof r->sock, "%s/job.sock", r->dir);
-  r->listen_fd = n > 0 && (size_t)n < sizeof r->sock ? morph__listen(r->sock) : MORPH_EINVAL;
-  if (r->listen_fd < 0) {
-    morph__say(&r->log, 0, "cannot listen on %s: %s", r->sock, morph_strerror(r->listen_fd));
-    return r->listen_fd;
-  }
-  return MORPH_OK;
+  int rc = n > 0 && (size_t)n < sizeof r->sock ? morph__listener_open(&r->listener, r->sock, 0)
+                                               : MORPH_EINVAL;
+  if (rc != MORPH_OK)
+    morph__say(&r->log, 0, "cannot listen on %s: %s", r->sock, morph_strerror(rc));
+  return rc;
 }
 
 void morph__launch_server_close(struct morph__launch *r)
 {
   morph__conn_close(&r->job);
-  if (r->listen_fd >= 0)
-    close(r->listen_fd);
-  r->listen_fd = -1;
+  morph__listener_close(&r->listener);
   if (r->sock[0] && !morph__addr_is_tcp(r->sock))
     unlink(r->sock);
   if (r->dir[0])
@@ -76,21 +73,32 @@ static void send_error(struct morph__conn *c, const char *text)
   morph__send(c, &m);
 }
 
-void morph__launch_server_accept(struct morph__launch *r)
+/* Only the job's own user may connect (the socket's folder is private;
+ * over TCP its MUNGE credential must be ours), and only rank 0 of the
+ * job talks to the launcher: a second connection is refused. */
+static void admit(struct morph__launch *r, morph__conn *c)
 {
-  morph__conn c;
-  if (morph__accept(r->listen_fd, &c) != MORPH_OK)
-    return;
   if (r->job.fd >= 0) {
-    /* Only rank 0 of the job talks to the launcher. */
-    send_error(&c, "a job is already connected to this morph run");
-    morph__conn_close(&c);
+    send_error(c, "a job is already connected to this morph run");
+    morph__conn_close(c);
     morph__say(&r->log, 1, "refused a second connection");
     return;
   }
-  r->job = c;
+  r->job = *c;
   r->job_hello = 0;
   morph__say(&r->log, 2, "job connected");
+}
+
+void morph__launch_server_accept(struct morph__launch *r)
+{
+  morph__conn c;
+  int rc;
+  while ((rc = morph__listener_take(&r->listener, &c)) != 0) {
+    if (rc == 1)
+      admit(r, &c);
+    else
+      morph__say(&r->log, 1, "refused a connection from %s: %s", c.peer, c.why);
+  }
 }
 
 static void on_hello(struct morph__launch *r, const morph__msg *m)

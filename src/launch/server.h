@@ -17,7 +17,8 @@ int morph__launch_server_open(struct morph__launch *r);
 /* Closes the job's connection and the socket, removes both (idempotent). */
 void morph__launch_server_close(struct morph__launch *r);
 
-/* Accepts a connection: the job's, or refused if one is connected. */
+/* Takes the connections the listener has ready, never waiting on a peer:
+ * the job's, or refused if one is connected already. */
 void morph__launch_server_accept(struct morph__launch *r);
 
 /* Reads and handles what the job sent; a closed connection ends the job's

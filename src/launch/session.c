@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -24,7 +25,12 @@ int morph__launch_session_name(char *out, size_t size)
   if (gethostname(host, sizeof host - 1) != 0 || !morph__host_word_ok(host))
     snprintf(host, sizeof host, "host");
   host[strcspn(host, ".")] = '\0';
-  int n = snprintf(out, size, "%s/morph-%s-%ld", tmp, host, (long)getpid());
+  /* A random part: another user who guesses the name cannot make the
+   * folder first (Open MPI puts its session files there). */
+  unsigned r = (unsigned)getpid() * 2654435761u;
+  if (getrandom(&r, sizeof r, 0) != (ssize_t)sizeof r)
+    r ^= (unsigned)time(NULL);
+  int n = snprintf(out, size, "%s/morph-%s-%ld-%08x", tmp, host, (long)getpid(), r);
   return n > 0 && (size_t)n < size ? MORPH_OK : MORPH_EINVAL;
 }
 

@@ -16,10 +16,11 @@
 
 #include <stddef.h>
 
-/* Writes "<TMPDIR>/morph-<host>-<pid>" into out (TMPDIR when it is an
- * absolute path of [A-Za-z0-9._/+-] only, else /tmp; the host name
- * without its domain): unique while this process runs, on any host, and
- * safe to pass to a shell. Errors: MORPH_EINVAL (does not fit). */
+/* Writes "<TMPDIR>/morph-<host>-<pid>-<random>" into out (TMPDIR when it
+ * is an absolute path of [A-Za-z0-9._/+-] only, else /tmp; the host name
+ * without its domain; 8 random hex digits, so that another user cannot
+ * make the folder first): unique while this process runs, on any host,
+ * and safe to pass to a shell. Errors: MORPH_EINVAL (does not fit). */
 int morph__launch_session_name(char *out, size_t size);
 
 /* Removes the folder `base` and all it holds, on this host. */

@@ -39,10 +39,11 @@
 
 /* Line 6 for running job j: shrinks it if that lets a pending job start, and
  * starts that job. */
-static int shrink_for_pending(morph__pass *run, int j)
+static int shrink_for_pending(morph__pass *run, int j, int to_min)
 {
   morph_policy_sizes rule = run->params->sizes;
-  int size = run->s->size[j], least = morph__shrink_floor(run, j);
+  int size = run->s->size[j];
+  int least = to_min ? run->snap->running[j].min : morph__shrink_floor(run, j);
   /* Line 5: only above the preferred size; never below it (section 5.1),
    * unless the shrink_floor parameter says min (an assumption to vary). */
   if (size <= least)
@@ -88,13 +89,13 @@ static int eligible(const morph__pass *run, int j)
 
 /* Lines 4-6 for every job first: pending jobs exist while the tree has a
  * job left (its minimum is below INT32_MAX). */
-static int shrink_pass(morph__pass *run)
+int morph__dmr_shrink_pass(morph__pass *run, int to_min)
 {
   for (int j = 0; j < run->snap->nrunning && morph__tree_first_le(&run->s->tree, INT32_MAX - 1) >= 0;
        j++) {
     if (!eligible(run, j))
       continue;
-    int rc = shrink_for_pending(run, j);
+    int rc = shrink_for_pending(run, j, to_min);
     if (rc)
       return rc;
   }
@@ -122,7 +123,7 @@ static int expand_pass(morph__pass *run, long avail)
 
 int morph__dmr_after(morph__pass *run)
 {
-  int rc = shrink_pass(run);
+  int rc = morph__dmr_shrink_pass(run, 0);
   return rc ? rc : expand_pass(run, morph__free_units(run));
 }
 
@@ -136,6 +137,6 @@ int morph__dmr_after(morph__pass *run)
  * enough to start the head. */
 int morph__dmr_slurm_after(morph__pass *run)
 {
-  int rc = shrink_pass(run);
+  int rc = morph__dmr_shrink_pass(run, 0);
   return rc ? rc : expand_pass(run, morph__spare_units(run));
 }

@@ -12,7 +12,7 @@
 
 /* Expected end of a job that starts (or started) at `start`; INFINITY when
  * there is no estimate and no default. */
-static double expected_end(const morph__pass *run, const morph_policy_job *job, double start)
+double morph__expected_end(const morph__pass *run, const morph_policy_job *job, double start)
 {
   double w = job->walltime > 0 ? job->walltime : run->params->default_walltime;
   if (w <= 0)
@@ -65,14 +65,14 @@ static int collect_ends(const morph__pass *run)
   double *e = run->s->ends;
   int n = 0;
   for (int j = 0; j < snap->nrunning; j++, n++) {
-    e[2 * n] = expected_end(run, &snap->running[j], snap->running[j].start_time);
+    e[2 * n] = morph__expected_end(run, &snap->running[j], snap->running[j].start_time);
     e[2 * n + 1] = run->s->size[j];
   }
   for (int a = 0; a < run->out->n; a++) {
     const morph_policy_action *act = &run->out->v[a];
     if (act->op != MORPH_POLICY_START)
       continue;
-    e[2 * n] = expected_end(run, &snap->pending[act->job_index], snap->now);
+    e[2 * n] = morph__expected_end(run, &snap->pending[act->job_index], snap->now);
     e[2 * n + 1] = act->to;
     n++;
   }
@@ -80,7 +80,7 @@ static int collect_ends(const morph__pass *run)
 }
 
 /* Computes the head's shadow time and the extra units free at that time. */
-static void reserve(const morph__pass *run, int head, double *shadow, long *extra)
+void morph__easy_reserve(const morph__pass *run, int head, double *shadow, long *extra)
 {
   int n = collect_ends(run);
   const double *e = sort_ends(run->s->ends, run->s->ends + 2 * (size_t)n, n);
@@ -106,7 +106,7 @@ static int backfill_size(const morph__pass *run, int p, double shadow, long extr
   long n = job->req_max < free ? job->req_max : free;
   if (n < job->req_min)
     return 0;
-  if (expected_end(run, job, run->snap->now) <= shadow)
+  if (morph__expected_end(run, job, run->snap->now) <= shadow)
     return (int)n;
   if (n > extra)
     n = extra;
@@ -120,7 +120,7 @@ int morph__easy_start(morph__pass *run)
     return head < 0 ? head : MORPH_OK;
   double shadow;
   long extra;
-  reserve(run, head, &shadow, &extra);
+  morph__easy_reserve(run, head, &shadow, &extra);
   for (int p = head + 1; p < run->snap->npending && morph__free_units(run) > 0; p++) {
     int n = backfill_size(run, p, shadow, extra);
     if (n == 0)
@@ -128,7 +128,7 @@ int morph__easy_start(morph__pass *run)
     int rc = morph__start_job(run, p, n, -1);
     if (rc)
       return rc;
-    if (expected_end(run, &run->snap->pending[p], run->snap->now) > shadow)
+    if (morph__expected_end(run, &run->snap->pending[p], run->snap->now) > shadow)
       extra -= n;
   }
   return MORPH_OK;

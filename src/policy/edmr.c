@@ -151,7 +151,11 @@ static int serve_queue(morph__pass *run, long *spare)
   long cap, avail = morph__free_units(run) + morph__incoming_units(run);
   int c = offers(run, &cap), blocked;
   long reserved = morph__queue_reserve(run, avail, cap, &blocked);
-  *spare = blocked || reserved > avail ? 0 : avail - reserved;
+  /* A job the units cannot cover waits for jobs to end. With backfilling
+   * the rest is kept for the jobs behind it; without, nobody else may
+   * start, so it would sit idle until then: running jobs may use it, and
+   * step 1 takes it back when the job can be covered. */
+  *spare = reserved > avail || (blocked && run->backfills) ? 0 : avail - reserved;
   if (*spare > morph__free_units(run))
     *spare = morph__free_units(run);
   return reserved > avail ? release(run, c, reserved - avail) : MORPH_OK;
@@ -251,7 +255,11 @@ int morph__edmr_after(morph__pass *run)
 {
   long spare;
   int rc = serve_queue(run, &spare);
-  if (rc == MORPH_OK && waiting(run))
+  /* Without backfilling the halved units would wait for the queue's
+   * head, idle, while the halved jobs run slower (plain edmr, FCFS
+   * starts, ran a held-out workload at half the utilisation of FCFS on
+   * rigid jobs): only the head's shortfall (step 1) is worth a shrink. */
+  if (rc == MORPH_OK && run->backfills && waiting(run))
     rc = halve_under_pressure(run);
   int *order = run->s->pairs, n = 0; /* the offers are used up: reuse */
   for (int j = 0; rc == MORPH_OK && j < run->snap->nrunning; j++)

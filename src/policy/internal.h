@@ -49,6 +49,9 @@ typedef struct morph__pass {
   morph_policy_actions *out;
   morph__scratch *s;
   long total_free;  /* free units (slots or whole nodes) on UP nodes */
+  int backfills;    /* the start policy starts jobs past a blocked head
+                       (easy): units no queued job can use now still find
+                       a taker among the later ones */
   char *msg;        /* the policy's error message buffer */
   size_t msgsize;
 } morph__pass;
@@ -60,6 +63,7 @@ typedef struct morph__start_entry {
   const char *name;
   const char *description;
   morph__phase_fn start;
+  int backfills;          /* starts jobs past a blocked head (morph__pass) */
 } morph__start_entry;
 
 typedef struct morph__resize_entry {
@@ -81,13 +85,27 @@ extern const int morph__resize_count;
 int morph__fcfs_prefix(morph__pass *run);
 int morph__fcfs_start(morph__pass *run);
 int morph__easy_start(morph__pass *run);
+/* easy.c: the pending job `head`'s shadow time (when enough units are
+ * free for its req_min, from running jobs' and this decision's starts'
+ * expected ends; INFINITY if never) and the units left over then. */
+void morph__easy_reserve(const morph__pass *run, int head, double *shadow, long *extra);
+/* easy.c: when a job started (or starting) at `start` is expected to end:
+ * start + its walltime (default_walltime without one), not before now;
+ * INFINITY without either. */
+double morph__expected_end(const morph__pass *run, const morph_policy_job *job, double start);
 int morph__dmr_after(morph__pass *run);
+/* Algorithm 2's line 6 for every job that may be resized (dmr.c): a job
+ * above its floor (morph__shrink_floor, or its min with to_min) shrinks
+ * when that lets a pending job start, which starts on the released units. */
+int morph__dmr_shrink_pass(morph__pass *run, int to_min);
 int morph__dmr_slurm_after(morph__pass *run);
 int morph__rdmr_after(morph__pass *run);
 int morph__edmr_after(morph__pass *run);
 int morph__stepping_after(morph__pass *run);
 int morph__mtct_before(morph__pass *run);
 int morph__mtct_after(morph__pass *run);
+int morph__mdmr_before(morph__pass *run);
+int morph__mdmr_after(morph__pass *run);
 int morph__granularity_before(morph__pass *run);
 int morph__granularity_after(morph__pass *run);
 

@@ -273,7 +273,7 @@ int morph_policy_decide(morph_policy *policy, const morph_policy_snapshot *snap,
   policy->errmsg[0] = '\0';
   morph__pass run = {.snap = snap, .params = &policy->params, .out = actions,
                     .s = &policy->scratch, .msg = policy->errmsg,
-                    .msgsize = sizeof(policy->errmsg)};
+                    .msgsize = sizeof(policy->errmsg), .backfills = policy->start->backfills};
   int rc = MORPH_OK;
   if (snap->nnodes >= 0 && snap->nrunning >= 0 && snap->npending >= 0 &&
       morph__scratch_reserve(&policy->scratch, snap))

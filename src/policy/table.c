@@ -7,9 +7,9 @@
 
 const morph__start_entry morph__start_table[] = {
     {"fcfs", "first come, first served; moldable jobs get as many units as are free (up to max)",
-     morph__fcfs_start},
+     morph__fcfs_start, 0},
     {"easy", "EASY backfilling: FCFS plus backfill that never delays the head job's reservation",
-     morph__easy_start},
+     morph__easy_start, 1},
 };
 const int morph__start_count = sizeof(morph__start_table) / sizeof(morph__start_table[0]);
 
@@ -31,6 +31,11 @@ const morph__resize_entry morph__resize_table[] = {
      "efficient jobs, to pref then to min; grow only efficient jobs; move units from jobs paper "
      "002 would halve to jobs it would double",
      NULL, morph__edmr_after},
+    {"mdmr",
+     "MTCT + DMR (ours, the default on EASY): while jobs wait, halve what paper 002 would halve "
+     "and shrink jobs down to their minimum to start a waiting job; double what it would double, "
+     "but while jobs wait only where EASY's reservation of the first is not delayed",
+     morph__mdmr_before, morph__mdmr_after},
     {"stepping",
      "stepping scheduler (paper 002 5.4.4): grow every malleable job by step_units every "
      "step_period seconds, never shrink",

@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <poll.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -22,6 +23,19 @@ int morph__conn_write(morph__conn *c, const char *buf, size_t n)
     off += (size_t)w;
   }
   return MORPH_OK;
+}
+
+int morph__conn_send_line(morph__conn *c, const char *payload, size_t n)
+{
+  char stack[4096], *line = stack;
+  size_t size = n + MORPH__SEAL_OVERHEAD + 2;
+  if (size > sizeof stack && !(line = malloc(size)))
+    return MORPH_ENOMEM;
+  int len = morph__seal_line(&c->seal, payload, n, line, size);
+  int rc = len < 0 ? len : morph__conn_write(c, line, (size_t)len);
+  if (line != stack)
+    free(line);
+  return rc;
 }
 
 int morph__conn_fill(morph__conn *c, double timeout)
@@ -49,14 +63,21 @@ int morph__conn_fill(morph__conn *c, double timeout)
 int morph__conn_line(morph__conn *c, char *line, size_t size)
 {
   char *nl = memchr(c->buf, '\n', c->len);
-  if (!nl || (size_t)(nl - c->buf) >= size)
+  const char *payload;
+  if (!nl)
     return -1;
   size_t n = (size_t)(nl - c->buf);
-  memcpy(line, c->buf, n);
-  line[n] = '\0';
+  size_t head = c->seal.on && n >= MORPH__SEAL_OVERHEAD ? MORPH__SEAL_OVERHEAD : 0;
+  if (n - head >= size)
+    return -1; /* checked first: opening counts the line as received */
+  int len = morph__seal_open(&c->seal, c->buf, n, &payload);
+  if (len == MORPH_EAUTH)
+    return MORPH_EAUTH; /* left in the buffer: the caller closes */
+  memcpy(line, payload, (size_t)len);
+  line[len] = '\0';
   memmove(c->buf, nl + 1, c->len - n - 1);
   c->len -= n + 1;
-  return (int)n;
+  return len;
 }
 
 void morph__conn_close(morph__conn *c)
@@ -65,4 +86,5 @@ void morph__conn_close(morph__conn *c)
     close(c->fd);
   c->fd = -1;
   c->len = 0;
+  morph__seal_end(&c->seal);
 }

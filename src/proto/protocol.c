@@ -29,6 +29,7 @@ static const struct field {
   unsigned kinds;
 } fields[] = {
   FIELD(job, F_STR, K(HELLO) | K(WELCOME)),
+  FIELD(secret, F_STR, K(HELLO) | K(WELCOME)),
   FIELD(pid, F_LONG, K(HELLO)),
   FIELD(size, F_INT, K(HELLO) | K(LIMITS) | K(RESIZE)),
   FIELD(min, F_INT, K(HELLO) | K(LIMITS)),
@@ -203,7 +204,7 @@ int morph__send(morph__conn *c, const morph__msg *m)
   int n = morph__msg_encode(m, line, sizeof line);
   if (n < 0)
     return n;
-  return morph__conn_write(c, line, (size_t)n);
+  return morph__conn_send_line(c, line, (size_t)n - 1); /* without its '\n' */
 }
 
 int morph__recv(morph__conn *c, morph__msg *m, double timeout, char *err, size_t errsize)
@@ -213,8 +214,14 @@ int morph__recv(morph__conn *c, morph__msg *m, double timeout, char *err, size_t
   double deadline = morph__now() + (timeout > 0 ? timeout : 0);
   char line[sizeof c->buf];
   for (;;) {
-    if (morph__conn_line(c, line, sizeof line) >= 0)
+    int n = morph__conn_line(c, line, sizeof line);
+    if (n >= 0)
       return morph__msg_decode(line, m, err, errsize) == MORPH_OK ? 1 : MORPH_EPROTO;
+    if (n == MORPH_EAUTH) {
+      snprintf(err, errsize, "a line that is not the peer's next sealed line (injected or "
+               "replayed on the way)");
+      return MORPH_EAUTH;
+    }
     double left = timeout < 0 ? -1 : deadline - morph__now();
     if (timeout >= 0 && left < 0)
       left = 0;

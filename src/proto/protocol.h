@@ -39,6 +39,9 @@ typedef struct morph__msg {
   enum morph__msg_kind kind;
   int version;
   char job[64];          /* HELLO, WELCOME: job id (WELCOME assigns it) */
+  char secret[72];       /* HELLO from morph run to morphd: the job's relay
+                            secret (docs/security.md); WELCOME from morphd:
+                            the secret to say in later HELLOs ("": none) */
   long pid;              /* HELLO: pid of rank 0 */
   int size;              /* HELLO, LIMITS: current size; RESIZE: target */
   int min, max, pref;    /* HELLO, LIMITS */
@@ -94,7 +97,8 @@ int morph__send(morph__conn *c, const morph__msg *m);
  * only take what has already arrived; negative: wait forever).
  * Returns 1 if *m was filled, 0 if nothing arrived in time,
  * MORPH_ECONN if the peer closed the connection, MORPH_EPROTO for a
- * malformed line (the line is consumed; err says why).
+ * malformed line (the line is consumed; err says why), MORPH_EAUTH for a
+ * line that fails its seal (injected or replayed: close the connection).
  */
 int morph__recv(morph__conn *c, morph__msg *m, double timeout, char *err, size_t errsize);
 

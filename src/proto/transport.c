@@ -52,12 +52,24 @@ static int split_hostport(const char *addr, char *host, size_t hsize, char *port
   return MORPH_OK;
 }
 
-static void conn_init(morph__conn *c, int fd, int tcp)
+void morph__conn_init(morph__conn *c, int fd, int tcp)
 {
   c->fd = fd;
   c->tcp = tcp;
   c->len = 0;
+  c->uid = (uid_t)-1, c->gid = (gid_t)-1;
+  memset(&c->seal, 0, sizeof c->seal);
   snprintf(c->peer, sizeof c->peer, "unix");
+}
+
+int morph__conn_peercred(morph__conn *c)
+{
+  struct ucred cr;
+  socklen_t len = sizeof cr;
+  if (getsockopt(c->fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) != 0)
+    return MORPH_EIO;
+  c->uid = cr.uid, c->gid = cr.gid;
+  return MORPH_OK;
 }
 
 static int fill_unix(const char *path, struct sockaddr_un *a)
@@ -84,7 +96,7 @@ static int listen_unix(const char *path)
   mode_t old = umask(0177);
   int rc = bind(fd, (struct sockaddr *)&a, sizeof a);
   umask(old);
-  if (rc != 0 || listen(fd, 64) != 0) {
+  if (rc != 0 || listen(fd, SOMAXCONN) != 0) {
     close(fd);
     return MORPH_EIO;
   }
@@ -111,7 +123,7 @@ static int listen_tcp(const char *addr)
   int fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0), one = 1;
   if (fd >= 0)
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-  if (fd >= 0 && (bind(fd, ai->ai_addr, ai->ai_addrlen) != 0 || listen(fd, 64) != 0)) {
+  if (fd >= 0 && (bind(fd, ai->ai_addr, ai->ai_addrlen) != 0 || listen(fd, SOMAXCONN) != 0)) {
     close(fd);
     fd = -1;
   }
@@ -150,13 +162,31 @@ int morph__listen_name(int fd, char *buf, size_t size)
   return n > 0 && (size_t)n < size ? MORPH_OK : MORPH_EINVAL;
 }
 
-static void name_peer(morph__conn *c, const struct sockaddr_storage *ss)
+void morph__conn_name_peer(morph__conn *c, const struct sockaddr_storage *ss)
 {
   const struct sockaddr_in *in = (const struct sockaddr_in *)ss;
   char host[INET_ADDRSTRLEN] = "?";
   if (ss->ss_family == AF_INET)
     inet_ntop(AF_INET, &in->sin_addr, host, sizeof host);
   snprintf(c->peer, sizeof c->peer, "%s:%u", host, (unsigned)ntohs(in->sin_port));
+}
+
+/* The client's first line within the deadline, then the handshake. */
+static int auth_blocking(morph__conn *c, double deadline)
+{
+  char line[2048];
+  for (;;) {
+    int n = morph__conn_line(c, line, sizeof line);
+    if (n >= 0)
+      return morph__auth_server_line(c, line, 0);
+    double left = deadline - morph__now();
+    int rc = left > 0 ? morph__conn_fill(c, left) : 0;
+    if (rc < 0 || left <= 0) {
+      snprintf(c->why, sizeof c->why, "%s: %s", c->peer,
+               left <= 0 ? "did not authenticate in time" : "closed before authenticating");
+      return MORPH_EAUTH;
+    }
+  }
 }
 
 int morph__accept(int listen_fd, morph__conn *c)
@@ -173,13 +203,13 @@ int morph__accept(int listen_fd, morph__conn *c)
     snprintf(c->why, sizeof c->why, "accept: %s", strerror(errno));
     return MORPH_EIO;
   }
-  conn_init(c, fd, ss.ss_family != AF_UNIX);
+  morph__conn_init(c, fd, ss.ss_family != AF_UNIX);
   if (!c->tcp)
-    return MORPH_OK;
-  name_peer(c, &ss);
+    return morph__conn_peercred(c) == MORPH_OK ? MORPH_OK : (morph__conn_close(c), MORPH_EIO);
+  morph__conn_name_peer(c, &ss);
   int one = 1;
   setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-  if (morph__auth_server(c, morph__now() + AUTH_TIMEOUT) == MORPH_OK)
+  if (auth_blocking(c, morph__now() + AUTH_TIMEOUT) == MORPH_OK)
     return MORPH_OK;
   morph__conn_close(c);
   return MORPH_EAUTH;
@@ -193,9 +223,15 @@ static int try_unix(const char *path, morph__conn *c)
     return MORPH_EINVAL;
   int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (fd >= 0 && connect(fd, (struct sockaddr *)&a, sizeof a) == 0) {
-    conn_init(c, fd, 0);
-    return MORPH_OK;
+    morph__conn_init(c, fd, 0);
+    if (morph__conn_peercred(c) == MORPH_OK && morph__auth_trusted_server(c->uid))
+      return MORPH_OK;
+    snprintf(c->why, sizeof c->why, "%s is served by uid %ld, not by root, morph or you: "
+             "refusing to talk to it", path, (long)c->uid);
+    morph__conn_close(c);
+    return MORPH_EAUTH;
   }
+  c->err = errno;
   snprintf(c->why, sizeof c->why, "%s: %s", path, strerror(errno));
   if (fd >= 0)
     close(fd);
@@ -245,7 +281,7 @@ static int try_tcp(const char *addr, double deadline, morph__conn *c)
   }
   int one = 1;
   setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-  conn_init(c, fd, 1);
+  morph__conn_init(c, fd, 1);
   snprintf(c->peer, sizeof c->peer, "%.63s", addr);
   /* Authentication gets its own short limit even at the end of a long
    * wait for the server. */
@@ -279,6 +315,7 @@ int morph__connect(const char *addrs, double timeout, morph__conn *c)
 {
   c->fd = -1;
   c->why[0] = '\0';
+  c->err = 0;
   if (!addrs || !*addrs)
     return MORPH_EINVAL;
   double deadline = morph__now() + timeout;

@@ -1,4 +1,5 @@
 /* Reports: job records and the totals defined in morph/report.h. */
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,6 +193,40 @@ static void count_job(morph_report_totals *t, const morph__rjob *j, int *have)
   *have = 1;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* The 95th percentile of the completed jobs' waits of one kind (all kinds
+ * when kind < 0), nearest rank; w has room for every job. */
+static double wait_p95(const morph_report *rep, int kind, double *w)
+{
+  size_t n = 0;
+  for (size_t i = 0; i < rep->njobs; i++) {
+    const morph__rjob *j = &rep->jobs[i];
+    if (j->state == MORPH_JOB_COMPLETED && (kind < 0 || (int)j->kind == kind))
+      w[n++] = j->start - j->submit;
+  }
+  if (n == 0)
+    return 0;
+  qsort(w, n, sizeof *w, cmp_double);
+  size_t rank = (size_t)ceil(0.95 * (double)n);
+  return w[rank > 0 ? rank - 1 : 0];
+}
+
+static void percentiles(const morph_report *rep, morph_report_totals *t)
+{
+  double *w = malloc((rep->njobs ? rep->njobs : 1) * sizeof *w);
+  if (!w)
+    return; /* the averages stand; percentiles stay 0 */
+  t->all.wait_p95 = wait_p95(rep, -1, w);
+  for (int k = 0; k < MORPH_KIND_COUNT; k++)
+    t->kind[k].wait_p95 = wait_p95(rep, k, w);
+  free(w);
+}
+
 void morph_report_totals_get(const morph_report *rep, morph_report_totals *t)
 {
   memset(t, 0, sizeof *t);
@@ -202,6 +237,7 @@ void morph_report_totals_get(const morph_report *rep, morph_report_totals *t)
   avg_finish(&t->all);
   for (int k = 0; k < MORPH_KIND_COUNT; k++)
     avg_finish(&t->kind[k]);
+  percentiles(rep, t);
   t->makespan = have ? t->last_end - t->first_submit : 0;
   double capacity = (double)rep->cfg.units * t->makespan;
   if (t->makespan > 0) {

@@ -26,8 +26,8 @@
  * turn of its loop.
  *
  * Jobs. The backend is given morphd's job record and reads id, argv, cwd,
- * out, err, kind, min/max/pref, size, state, pid, alloc and extra; it writes
- * only `pid`. What a job holds is, in morphd's books, job->alloc (where its
+ * out, err, kind, min/max/pref, size, state, start, pid, alloc and extra; it
+ * writes only `pid` and, on start, `adopted`. What a job holds is, in morphd's books, job->alloc (where its
  * processes run) plus job->extra (held without processes: a grow not yet
  * taken up, slots booked ahead, pieces being released); the backend keeps
  * its own record of the same and morphd compares the two after every
@@ -146,10 +146,13 @@ typedef struct morph__backend_ops {
   int (*read)(morph__backend *b, morph__backend_view *v);
 
   /* Books job->alloc and starts the job's processes on it at job->size
-   * (morphd has set both). Errors: MORPH_EBUSY (a piece is taken; nothing
-   * done), MORPH_ENOSYS (the resource manager starts jobs itself),
-   * MORPH_ESPAWN or MORPH_EIO (the processes could not be started; nothing
-   * stays booked). On success job->pid is set when known. */
+   * (morphd has set both, and journaled the start). The same start asked
+   * again (morphd restarted before it journaled the pid) runs once: if
+   * its processes started already they are taken on and job->adopted is
+   * set. Errors: MORPH_EBUSY (a piece is taken; nothing done),
+   * MORPH_ENOSYS (the resource manager starts jobs itself), MORPH_ESPAWN
+   * or MORPH_EIO (the processes could not be started; nothing stays
+   * booked). On success job->pid is set when known. */
   int (*start)(morph__backend *b, morph__job *job);
 
   /* A job its resource manager started asks to be morphd's: its `morph

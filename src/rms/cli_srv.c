@@ -77,6 +77,10 @@ static int job_from_request(json_t *req, morph__job *j, char *why, size_t size)
   j->min = get_int(req, "min", j->req_min);
   j->max = get_int(req, "max", j->req_max);
   j->pref = get_int(req, "pref", j->req_max);
+  j->walltime = json_number_value(json_object_get(req, "walltime")); /* 0: none */
+  if (rc == MORPH_OK && (!(j->walltime >= 0) || j->walltime > MORPH_WORKLOAD_TIME_MAX))
+    rc = (snprintf(why, size, "walltime: a time limit in 0..%g s", MORPH_WORKLOAD_TIME_MAX),
+          MORPH_EINVAL);
   snprintf(j->name, sizeof j->name, "%s", get_str(req, "name") ? get_str(req, "name") : "");
   j->cwd = strdup(get_str(req, "cwd") ? get_str(req, "cwd") : "/");
   j->out = get_str(req, "out") ? strdup(get_str(req, "out")) : NULL;
@@ -102,7 +106,9 @@ static int default_outputs(morph__daemon *d, morph__job *j)
   return j->cwd ? MORPH_OK : MORPH_ENOMEM;
 }
 
-static void record(morph__daemon *d, morph__job *j)
+/* Journals the submission; the client is answered only if this
+ * succeeds (journal first). Errors: the journal's, the job not written. */
+static int record(morph__daemon *d, morph__job *j)
 {
   double now = morph__wall();
   morph__journal_begin(d->journal);
@@ -111,7 +117,16 @@ static void record(morph__daemon *d, morph__job *j)
   if (j->state == MORPH__J_REJECTED)
     morph__journal_event(d->journal, now, j->id, "reject", "%s", j->note);
   morph__job_save(d, j);
-  morph__journal_commit(d->journal);
+  return morph__journal_commit_first(d->journal);
+}
+
+/* The journal did not take the submission: the job is forgotten and the
+ * client told why. */
+static void not_recorded(morph__daemon *d, int i, morph__job *j)
+{
+  morph__say(&d->log, 1, "submission refused: %s", morph__journal_errmsg(d->journal));
+  morph__job_forget(d, j);
+  reply_error(d, i, MORPH_EIO, "%s; the job is not submitted", morph__journal_errmsg(d->journal));
 }
 
 /* True (with the reason in j->note) if no state of the backend's nodes
@@ -127,14 +142,42 @@ static int never_fits(morph__daemon *d, morph__job *j)
   return 1;
 }
 
+/* The job runs as the user who submitted it: a morphd that is not root
+ * cannot start another user's processes, so it takes only its own
+ * user's jobs. */
+static int may_submit(morph__daemon *d, int i)
+{
+  const morph__client *c = &d->clients[i];
+  if (geteuid() == 0 || c->uid == geteuid())
+    return 1;
+  reply_error(d, i, MORPH_EPERM, "this morphd runs as uid %ld and starts jobs as that user only; "
+              "yours (uid %ld) need a morphd run by root (docs/security.md)", (long)geteuid(),
+              (long)c->uid);
+  return 0;
+}
+
+/* Owner and relay secret of a new job. */
+static int own(morph__daemon *d, int i, morph__job *j)
+{
+  j->uid = d->clients[i].uid, j->gid = d->clients[i].gid;
+  return morph__job_new_secret(j);
+}
+
 static void cmd_submit(morph__daemon *d, int i, json_t *req)
 {
   char why[256] = "";
+  morph__crash_point(d, "submit", "received");
   /* Under Slurm a job morphd queued could never start: Slurm starts jobs. */
   if (!morph__backend_starts_jobs(d->be))
     return reply_error(d, i, MORPH_ENOSYS, "the %s backend starts no jobs: submit to %s "
                        "(morph submit --slurm), the job's morph run registers with morphd",
                        morph__backend_name(d->be), morph__backend_name(d->be));
+  if (!may_submit(d, i))
+    return;
+  /* New work only while the journal can hold it. */
+  if (!morph__journal_writable(d->journal))
+    return reply_error(d, i, MORPH_EIO, "%s; the job is not submitted",
+                       morph__journal_errmsg(d->journal));
   morph__job *j = calloc(1, sizeof *j);
   if (!j)
     return reply_error(d, i, MORPH_ENOMEM, "out of memory");
@@ -144,6 +187,8 @@ static void cmd_submit(morph__daemon *d, int i, json_t *req)
     j->id = d->next_job;
     rc = default_outputs(d, j);
   }
+  if (rc == MORPH_OK)
+    rc = own(d, i, j);
   if (rc != MORPH_OK || (rc = morph__job_add(d, j)) != MORPH_OK) {
     morph__job_clear(j);
     free(j);
@@ -154,14 +199,18 @@ static void cmd_submit(morph__daemon *d, int i, json_t *req)
     /* Say so now, keep the record. */
     j->state = MORPH__J_REJECTED;
     j->end = j->submit;
-    record(d, j);
+    if (record(d, j) != MORPH_OK)
+      return not_recorded(d, i, j);
     return reply_error(d, i, MORPH_ESIZE, "job %lld rejected: %s", (long long)j->id, j->note);
   }
-  record(d, j);
+  if (record(d, j) != MORPH_OK)
+    return not_recorded(d, i, j);
+  morph__crash_point(d, "submit", "journaled");
   d->dirty = 1;
   morph__say(&d->log, 0, "job %lld submitted (%s %d-%d)", (long long)j->id, morph_job_kind_name(j->kind),
               j->req_min, j->req_max);
   morph__wire_json(d, i, json_pack("{s:b, s:I}", "ok", 1, "id", (json_int_t)j->id));
+  morph__crash_point(d, "submit", "answered");
 }
 
 static void cmd_cancel(morph__daemon *d, int i, json_t *req)
@@ -171,6 +220,8 @@ static void cmd_cancel(morph__daemon *d, int i, json_t *req)
   if (!j)
     return reply_error(d, i, MORPH_ENOENT, "no job with id %lld",
                        json_is_integer(v) ? (long long)json_integer_value(v) : -1LL);
+  if (!morph__access_job(d, i, j))
+    return reply_error(d, i, MORPH_EPERM, "job %lld belongs to another user", (long long)j->id);
   if (morph__job_cancel(d, j) != MORPH_OK)
     return reply_error(d, i, MORPH_ESTATE, "job %lld has already ended (%s)", (long long)j->id,
                        morph__jstate_name(j->state));
@@ -180,6 +231,11 @@ static void cmd_cancel(morph__daemon *d, int i, json_t *req)
 
 static void cmd_shutdown(morph__daemon *d, int i, json_t *req)
 {
+  const morph__client *c = &d->clients[i];
+  if (!morph__access_admin(d, c->uid, c->gid))
+    return reply_error(d, i, MORPH_EPERM, "only an administrator may stop morphd (root, uid %ld"
+                       "%s%s)", (long)geteuid(), d->opt.admin_group ? " or group " : "",
+                       d->opt.admin_group ? d->opt.admin_group : "");
   int kill_jobs = json_is_true(json_object_get(req, "kill_jobs"));
   if (kill_jobs)
     morph__jobs_kill_all(d);
@@ -200,7 +256,7 @@ void morph__cli_request(morph__daemon *d, int i, json_t *req)
   else if (!strcmp(cmd, "submit"))
     cmd_submit(d, i, req);
   else if (!strcmp(cmd, "status"))
-    morph__wire_json(d, i, morph__cli_status(d, req));
+    morph__wire_json(d, i, morph__cli_status(d, i, req));
   else if (!strcmp(cmd, "cancel"))
     cmd_cancel(d, i, req);
   else if (!strcmp(cmd, "shutdown"))

@@ -14,18 +14,44 @@
 #include "morph/prof.h"
 #include "proto/protocol.h"
 
+int morph__own_dir(char *out, size_t size)
+{
+  const char *xdg = getenv("XDG_RUNTIME_DIR");
+  int n;
+  if (geteuid() == 0)
+    n = snprintf(out, size, "%s", MORPH__SYSTEM_DIR);
+  else if (xdg && xdg[0] == '/')
+    n = snprintf(out, size, "%s/morph", xdg);
+  else
+    return MORPH_ENOENT;
+  return n < 0 || (size_t)n >= size ? MORPH_EINVAL : MORPH_OK;
+}
+
+/* No folder named: the user's own morphd if one runs, else the shared one. */
+static int default_dir(char *out, size_t size)
+{
+  char sock[PATH_MAX + 16];
+  if (morph__own_dir(out, size) == MORPH_OK) {
+    snprintf(sock, sizeof sock, "%s/morphd.sock", out);
+    if (access(sock, F_OK) == 0)
+      return MORPH_OK;
+  }
+  int n = snprintf(out, size, "%s", MORPH__SYSTEM_DIR);
+  return n < 0 || (size_t)n >= size ? MORPH_EINVAL : MORPH_OK;
+}
+
 int morph__cli_paths(morph__cli *c, const char *dir, const char *sock)
 {
   memset(c, 0, sizeof *c);
   c->fd = -1;
   const char *env = getenv("MORPH_DIR");
-  int n;
+  int n = 0;
   if (dir)
     n = snprintf(c->dir, sizeof c->dir, "%s", dir);
   else if (env && *env)
     n = snprintf(c->dir, sizeof c->dir, "%s", env);
-  else
-    n = snprintf(c->dir, sizeof c->dir, "/tmp/morph-%ld", (long)getuid());
+  else if (default_dir(c->dir, sizeof c->dir) != MORPH_OK)
+    return MORPH_EINVAL;
   if (n < 0 || (size_t)n >= sizeof c->dir)
     return MORPH_EINVAL;
   n = sock ? snprintf(c->sock, sizeof c->sock, "%s", sock)
@@ -33,18 +59,37 @@ int morph__cli_paths(morph__cli *c, const char *dir, const char *sock)
   return n < 0 || (size_t)n >= sizeof c->sock ? MORPH_EINVAL : MORPH_OK;
 }
 
+/* Why morphd cannot be reached, in the words that help: not running is
+ * not the same as not allowed. */
+static void say_why(morph__cli *c, const morph__conn *conn, int rc)
+{
+  if (rc == MORPH_EAUTH)
+    snprintf(c->errmsg, sizeof c->errmsg, "refusing morphd at %s: %s", c->sock, conn->why);
+  else if (conn->err == EACCES || conn->err == EPERM)
+    snprintf(c->errmsg, sizeof c->errmsg, "cannot reach morphd at %s: permission denied (is the"
+             " folder %.200s open to you? docs/security.md)", c->sock, c->dir);
+  else if (conn->err == ENOENT || conn->err == ECONNREFUSED)
+    snprintf(c->errmsg, sizeof c->errmsg, "cannot reach morphd at %s: is it running? (morph "
+             "daemon --help)", c->sock);
+  else
+    snprintf(c->errmsg, sizeof c->errmsg, "cannot reach morphd at %s: %s", c->sock,
+             conn->why[0] ? conn->why : morph_strerror(rc));
+}
+
 int morph__cli_connect(morph__cli *c, int say)
 {
   morph__conn conn;
-  if (morph__connect(c->sock, 2.0, &conn) != MORPH_OK) {
-    snprintf(c->errmsg, sizeof c->errmsg,
-             "cannot reach morphd at %s: is it running? (morph daemon --help)", c->sock);
+  int rc = morph__connect(c->sock, 2.0, &conn);
+  if (rc != MORPH_OK) {
+    say_why(c, &conn, rc);
     if (say)
       fprintf(stderr, "morph: %s\n", c->errmsg);
-    return MORPH_ECONN;
+    return rc == MORPH_EAUTH ? MORPH_EAUTH : MORPH_ECONN;
   }
   c->fd = conn.fd;
-  c->len = 0;
+  c->seal = conn.seal;
+  c->len = conn.len; /* whatever came after the handshake */
+  memcpy(c->buf, conn.buf, conn.len);
   return MORPH_OK;
 }
 
@@ -54,11 +99,13 @@ static int send_line(morph__cli *c, json_t *req)
   json_decref(req);
   if (!s)
     return MORPH_ENOMEM;
-  size_t n = strlen(s);
-  s[n] = '\0';
-  int rc = send(c->fd, s, n, MSG_NOSIGNAL) == (ssize_t)n && send(c->fd, "\n", 1, MSG_NOSIGNAL) == 1
-               ? MORPH_OK
-               : MORPH_ECONN;
+  size_t n = strlen(s), size = n + MORPH__SEAL_OVERHEAD + 2;
+  char *line = malloc(size);
+  int len = line ? morph__seal_line(&c->seal, s, n, line, size) : MORPH_ENOMEM;
+  int rc = len < 0 ? len
+           : send(c->fd, line, (size_t)len, MSG_NOSIGNAL) == len ? MORPH_OK
+                                                                 : MORPH_ECONN;
+  free(line);
   free(s);
   return rc;
 }
@@ -99,9 +146,16 @@ int morph__cli_call(morph__cli *c, json_t *req, json_t **reply, double timeout)
     return rc;
   }
   c->buf[len] = '\0';
-  *reply = json_loads(c->buf, 0, NULL);
+  const char *payload;
+  int plen = morph__seal_open(&c->seal, c->buf, len, &payload);
+  *reply = plen >= 0 ? json_loads(payload, 0, NULL) : NULL;
   c->len -= len + 1;
   memmove(c->buf, c->buf + len + 1, c->len);
+  if (plen < 0) {
+    snprintf(c->errmsg, sizeof c->errmsg, "morphd's reply at %s fails its seal (changed on the "
+             "way?)", c->sock);
+    return MORPH_EAUTH;
+  }
   if (!json_is_object(*reply)) {
     snprintf(c->errmsg, sizeof c->errmsg, "morphd sent a malformed reply");
     return MORPH_EPROTO;
@@ -120,6 +174,7 @@ void morph__cli_close(morph__cli *c)
   if (c->fd >= 0)
     close(c->fd);
   c->fd = -1;
+  morph__seal_end(&c->seal);
 }
 
 int morph__cli_add_matrix(json_t *req, const char *path, char *err, size_t errsize)

@@ -10,8 +10,15 @@
 #include <limits.h>
 #include <stddef.h>
 
+#include "proto/seal.h"
+
+/* The shared morphd's folder, root's default: a lasting one (its journal
+ * must survive a reboot), as slurmctld's StateSaveLocation is. */
+#define MORPH__SYSTEM_DIR "/var/lib/morph"
+
 typedef struct morph__cli {
   int fd;
+  morph__seal seal; /* TCP: lines sealed both ways (proto/seal.h) */
   char dir[PATH_MAX];
   char sock[108];
   size_t len;
@@ -19,13 +26,23 @@ typedef struct morph__cli {
   char errmsg[512];
 } morph__cli;
 
+/* The state folder of a morphd this user runs: root's is /var/lib/morph,
+ * another user's $XDG_RUNTIME_DIR/morph. Errors: MORPH_ENOENT (not root
+ * and no XDG_RUNTIME_DIR: no folder is safe to assume), MORPH_EINVAL (too
+ * long). */
+int morph__own_dir(char *out, size_t size);
+
 /* Fills dir and sock of c from the options (NULL when not given), then
- * $MORPH_DIR, then /tmp/morph-<uid>. Errors: MORPH_EINVAL (too long). */
+ * $MORPH_DIR, then the user's own morphd's folder (morph__own_dir) if that
+ * morphd runs, else the cluster's shared /var/lib/morph.
+ * Errors: MORPH_EINVAL (too long). */
 int morph__cli_paths(morph__cli *c, const char *dir, const char *sock);
 
-/* Connects; on failure prints "morph: cannot reach morphd at PATH: is it
- * running? (morph daemon --help)" when `say` is set.
- * Errors: MORPH_ECONN. */
+/* Connects; on failure prints why when `say` is set: "is it running?"
+ * only when nothing listens there, "permission denied" when the folder is
+ * closed to this user, or why the server was refused.
+ * Errors: MORPH_ECONN, MORPH_EAUTH (the server runs as an untrusted user or
+ * failed MUNGE). */
 int morph__cli_connect(morph__cli *c, int say);
 
 /* Sends req (the reference is stolen) and waits up to `timeout` seconds

@@ -17,31 +17,52 @@
 #define TICK_MS 200
 #define STOP_WAIT_S 20.0
 
-/* Pollable fds: [0] the listening socket, then the clients. */
+#define POLL_MAX (MORPH__PENDING_MAX + 1 + MORPH__MAX_CLIENTS)
+
+/* Pollable fds: the listener's (its socket and the connections still
+ * authenticating), then the clients, writable ones too when output waits
+ * for them. who[k] is the client of p[k], -1 for the listener's. */
 static int fill_poll(morph__daemon *d, struct pollfd *p, int *who)
 {
-  int n = 0;
-  p[n++] = (struct pollfd){.fd = d->listen_fd, .events = POLLIN};
-  for (int i = 0; i < MORPH__MAX_CLIENTS; i++)
-    if (d->clients[i].type != MORPH__C_FREE) {
-      who[n] = i;
-      p[n++] = (struct pollfd){.fd = d->clients[i].fd, .events = POLLIN};
-    }
+  int n = morph__listener_fds(&d->listener, p, POLL_MAX);
+  for (int k = 0; k < n; k++)
+    who[k] = -1;
+  for (int i = 0; i < MORPH__MAX_CLIENTS; i++) {
+    const morph__client *c = &d->clients[i];
+    if (c->type == MORPH__C_FREE)
+      continue;
+    who[n] = i;
+    p[n++] = (struct pollfd){.fd = c->fd, .events = POLLIN | (c->olen ? POLLOUT : 0)};
+  }
   return n;
+}
+
+/* Clients whose peer went away or stopped reading while they were served. */
+static void drop_dead(morph__daemon *d)
+{
+  for (int i = 0; i < MORPH__MAX_CLIENTS; i++)
+    if (d->clients[i].type != MORPH__C_FREE && d->clients[i].dead)
+      morph__conn_drop(d, i);
 }
 
 static void poll_once(morph__daemon *d)
 {
-  struct pollfd p[MORPH__MAX_CLIENTS + 1];
-  int who[MORPH__MAX_CLIENTS + 1];
+  struct pollfd p[POLL_MAX];
+  int who[POLL_MAX];
   int n = fill_poll(d, p, who);
-  if (poll(p, (nfds_t)n, TICK_MS) <= 0)
-    return;
-  if (p[0].revents & POLLIN)
-    morph__conn_accept(d);
-  for (int k = 1; k < n; k++)
-    if (p[k].revents && d->clients[who[k]].fd == p[k].fd)
-      morph__conn_read(d, who[k]);
+  int ready = poll(p, (nfds_t)n, TICK_MS);
+  morph__conn_accept(d); /* also ends handshakes past their deadline */
+  for (int k = 0; ready > 0 && k < n; k++) {
+    int i = who[k];
+    if (i < 0 || !p[k].revents || d->clients[i].fd != p[k].fd)
+      continue;
+    if ((p[k].revents & POLLOUT) && morph__wire_flush(d, i) != MORPH_OK)
+      d->clients[i].dead = 1;
+    if (p[k].revents & ~POLLOUT)
+      morph__conn_read(d, i);
+  }
+  drop_dead(d);
+  morph__conn_expire(d);
 }
 
 /* A decision when something changed or the interval has passed; what
@@ -107,9 +128,10 @@ void morph__daemon_fini(morph__daemon *d)
       morph__conn_drop(d, i);
     free(d->clients[i].buf);
   }
-  if (d->listen_fd >= 0) {
-    close(d->listen_fd);
-    unlink(d->sock);
+  if (d->listener.fd >= 0) {
+    morph__listener_close(&d->listener);
+    if (!morph__addr_is_tcp(d->sock))
+      unlink(d->sock);
   }
   if (d->journal) {
     morph__journal_event(d->journal, morph__wall(), 0, "daemon", "stopped");
@@ -126,5 +148,5 @@ void morph__daemon_fini(morph__daemon *d)
   morph_place_destroy(d->place);
   morph_policy_actions_free(&d->acts);
   memset(d, 0, sizeof *d);
-  d->listen_fd = -1;
+  d->listener.fd = d->listener.reserve = -1;
 }

@@ -237,16 +237,20 @@ static int emb_start(morph__backend *b, morph__job *job)
   if (rc != MORPH_OK)
     return rc;
   pid_t pid;
+  int taken;
   rc = morph__launcher_run(&e->launcher, job, e->pool.local ? NULL : e->pool.nodes, e->pool.n,
-                           &pid);
+                           &pid, &taken);
   if (rc != MORPH_OK) {
     morph__pool_release(&e->pool, &job->alloc);
     morph__alloc_sub(&h->pieces, &job->alloc);
     return rc;
   }
+  /* Taken on: a morph run forked before morphd restarted, watched like
+   * an adopted job's. */
   h->pid = job->pid = pid;
-  h->child = 1;
+  h->child = !taken;
   h->ran = 1;
+  job->adopted = taken;
   return MORPH_OK;
 }
 

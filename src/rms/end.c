@@ -39,11 +39,11 @@ int morph__job_cancel(morph__daemon *d, morph__job *job)
     return MORPH_ESTATE;
   job->cancel = 1;
   int running = job->state == MORPH__J_RUNNING;
-  if (running && morph__backend_stop(d->be, job) == MORPH_OK) {
-    /* The job ends when its processes are gone (BYE or exit). */
-    morph__job_save(d, job);
-    return MORPH_OK;
-  }
+  /* Written before the job is stopped, so that a restarted morphd records
+   * it as cancelled (kept in memory if the journal cannot take it now). */
+  morph__job_save(d, job);
+  if (running && morph__backend_stop(d->be, job) == MORPH_OK)
+    return MORPH_OK; /* it ends when its processes are gone (BYE or exit) */
   morph__job_end(d, job, -1, running ? "cancelled; its processes were gone already"
                                      : "cancelled before it started");
   return MORPH_OK;

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 
 #include "morph/error.h"
 #include "rms/job.h"
@@ -54,10 +55,32 @@ morph__rphase morph__rphase_parse(const char *name)
 void morph__job_init(morph__job *j)
 {
   memset(j, 0, sizeof *j);
+  j->uid = (uid_t)-1, j->gid = (gid_t)-1;
   j->conn = -1;
   j->ppu = 1;
   j->exit_status = -1;
   j->mtct_avg = j->mtct_trend = -1;
+}
+
+int morph__job_new_secret(morph__job *j)
+{
+  unsigned char raw[MORPH__SECRET_HEX / 2];
+  if (getrandom(raw, sizeof raw, 0) != (ssize_t)sizeof raw)
+    return MORPH_EIO;
+  for (size_t i = 0; i < sizeof raw; i++)
+    snprintf(j->secret + 2 * i, 3, "%02x", raw[i]);
+  return MORPH_OK;
+}
+
+int morph__job_secret_ok(const morph__job *j, const char *given)
+{
+  if (!j->secret[0] || strlen(given) != MORPH__SECRET_HEX)
+    return 0;
+  /* Compared in constant time: how long a wrong guess took says nothing. */
+  unsigned char diff = 0;
+  for (size_t i = 0; i < MORPH__SECRET_HEX; i++)
+    diff |= (unsigned char)(j->secret[i] ^ given[i]);
+  return diff == 0;
 }
 
 void morph__job_clear(morph__job *j)
@@ -141,4 +164,40 @@ int morph__job_set_argv(morph__job *j, int argc, const char *const *argv)
   j->argv = v;
   j->argc = argc;
   return MORPH_OK;
+}
+
+int morph__job_mark_take(morph__job_mark *m, const morph__job *j)
+{
+  *m = (morph__job_mark){.state = j->state, .size = j->size, .rz_id = j->rz_id,
+                         .rz_to = j->rz_to, .rz_op = j->rz_op, .rz_phase = j->rz_phase,
+                         .start = j->start, .last_change = j->last_change,
+                         .rz_deadline = j->rz_deadline, .pid = j->pid};
+  morph__alloc_init(&m->alloc);
+  morph__alloc_init(&m->extra);
+  morph__alloc_init(&m->plan);
+  if (morph__alloc_copy(&m->alloc, &j->alloc) == MORPH_OK &&
+      morph__alloc_copy(&m->extra, &j->extra) == MORPH_OK &&
+      morph__alloc_copy(&m->plan, &j->plan) == MORPH_OK)
+    return MORPH_OK;
+  morph__job_mark_free(m);
+  return MORPH_ENOMEM;
+}
+
+void morph__job_mark_restore(const morph__job_mark *m, morph__job *j)
+{
+  j->state = m->state, j->size = m->size, j->rz_id = m->rz_id, j->rz_to = m->rz_to;
+  j->rz_op = m->rz_op, j->rz_phase = m->rz_phase;
+  j->start = m->start, j->last_change = m->last_change, j->rz_deadline = m->rz_deadline;
+  j->pid = m->pid;
+  /* Only a lack of memory fails these; the books check would say so. */
+  morph__alloc_copy(&j->alloc, &m->alloc);
+  morph__alloc_copy(&j->extra, &m->extra);
+  morph__alloc_copy(&j->plan, &m->plan);
+}
+
+void morph__job_mark_free(morph__job_mark *m)
+{
+  morph__alloc_free(&m->alloc);
+  morph__alloc_free(&m->extra);
+  morph__alloc_free(&m->plan);
 }

@@ -37,9 +37,18 @@ typedef enum morph__rphase {
   MORPH__P_RELEASE /* the job is done; the backend takes pieces back */
 } morph__rphase;
 
+#define MORPH__SECRET_HEX 64
+
 typedef struct morph__job {
   int64_t id;
   char name[64];
+  uid_t uid;                /* its owner: who submitted it (under Slurm, the
+                               Slurm job's user); (uid_t)-1: unknown, an
+                               administrator's alone. Its processes run as
+                               this user and group. */
+  gid_t gid;
+  char secret[MORPH__SECRET_HEX + 1]; /* what its morph run proves it is
+                               the job's relay with (hex; "": none yet) */
   morph_job_kind kind;
   int req_min, req_max;     /* submission request */
   int min, max, pref;       /* malleability limits */
@@ -90,6 +99,12 @@ typedef struct morph__job {
   uint64_t *traffic;        /* owned: its communication matrix (morph submit
                                --matrix), traffic_n^2, row-major; NULL: none */
   int traffic_n;
+  /* Time limit (limit.c, docs/morphd.md "Time limits"), kept in the
+   * journal's limits table. */
+  double walltime;          /* requested limit in s at req_max; 0: none */
+  double limit_end;         /* running: morph__wall() at which it is stopped */
+  double limit_pause;       /* a resize in flight since then (0: none) */
+  int limit_size;           /* the size limit_end was set for */
 } morph__job;
 
 const char *morph__jstate_name(morph__jstate s);
@@ -102,6 +117,11 @@ morph__rphase morph__rphase_parse(const char *name);
 
 /* A zeroed job with conn -1 and empty allocations. */
 void morph__job_init(morph__job *j);
+/* Gives the job a new random relay secret. Errors: MORPH_EIO (no random
+ * numbers); the secret is unchanged then. */
+int morph__job_new_secret(morph__job *j);
+/* True if `given` is the job's secret (and it has one). */
+int morph__job_secret_ok(const morph__job *j, const char *given);
 /* Frees what the job owns (not the struct). */
 void morph__job_clear(morph__job *j);
 /* The largest communication matrix a job may give (ranks). */
@@ -128,5 +148,24 @@ int morph__job_unit_limits(const morph__job *j, int *min, int *pref, int *max);
 
 /* Copies argv (argc entries). Errors: MORPH_ENOMEM. */
 int morph__job_set_argv(morph__job *j, int argc, const char *const *argv);
+
+/* What a decision changes in a job (state, size, allocations, the resize
+ * in flight, start time, pid), noted before the decision so that one the
+ * journal did not take can be undone. */
+typedef struct morph__job_mark {
+  morph__jstate state;
+  int size, rz_id, rz_to;
+  morph__rop rz_op;
+  morph__rphase rz_phase;
+  double start, last_change, rz_deadline;
+  pid_t pid;
+  morph__alloc alloc, extra, plan;
+} morph__job_mark;
+
+/* Notes j into m. Errors: MORPH_ENOMEM (m holds nothing then). */
+int morph__job_mark_take(morph__job_mark *m, const morph__job *j);
+/* Puts j back as noted in m (m stays valid). */
+void morph__job_mark_restore(const morph__job_mark *m, morph__job *j);
+void morph__job_mark_free(morph__job_mark *m);
 
 #endif

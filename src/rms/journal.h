@@ -4,32 +4,69 @@
  * rewritten whenever the job changes, so the file alone rebuilds the
  * daemon's state after a crash; `morph report` reads it too.
  *
- * Error contract: MORPH_OK or MORPH_EIO (the message, with SQLite's text,
- * in morph__journal_errmsg). A failed write leaves the file as it was
- * (each call is one statement or one transaction).
+ * Error contract: MORPH_OK or MORPH_EIO (the message, naming the file and
+ * the reason in words, in morph__journal_errmsg). A failed write leaves
+ * the file as it was (each call is one statement or one transaction).
+ *
+ * A file that cannot be written (disk full, I/O error) does not lose what
+ * morphd saw happen: writes that fail are kept in memory, in order, and
+ * written with the next write that succeeds (tried at most once every
+ * MORPH__JOURNAL_RETRY_S). Decisions instead use
+ * morph__journal_commit_first: journal first, then act.
  */
 #ifndef MORPH_RMS_JOURNAL_H
 #define MORPH_RMS_JOURNAL_H
 
 #include <stdint.h>
 
+#include "common/log.h"
 #include "rms/job.h"
 
-/* 2: jobs.rz_phase (a version-1 file is migrated when opened for writing). */
-#define MORPH__JOURNAL_VERSION 2
+/* 3: jobs.owner_uid, owner_gid, secret; 2: jobs.rz_phase (an older file is
+ * migrated when opened for writing). */
+#define MORPH__JOURNAL_VERSION 3
+/* Seconds between two attempts to write to a journal that failed. */
+#define MORPH__JOURNAL_RETRY_S 1.0
 
 typedef struct morph__journal morph__journal;
+struct sqlite3;
+struct sqlite3_stmt;
 
 /* Opens (creating if needed) the journal at path; readonly for readers
- * such as `morph report`. Errors: MORPH_EIO (message in err), MORPH_ENOMEM. */
+ * such as `morph report`. A file that is not an SQLite database, another
+ * program's database, or a damaged journal (PRAGMA quick_check) is
+ * refused. Errors: MORPH_EIO (err names the file and what is wrong),
+ * MORPH_ENOMEM. */
 int morph__journal_open(const char *path, int readonly, morph__journal **out, char *err,
                         size_t errsize);
 void morph__journal_close(morph__journal *j);
 const char *morph__journal_errmsg(const morph__journal *j);
 
-/* Groups writes: one transaction (nesting is counted). */
+/* Where the journal says that it cannot be written and that it can again
+ * (one line each time it changes); NULL: nowhere. */
+void morph__journal_set_log(morph__journal *j, const morph__sayer *log);
+
+/* Groups writes: one transaction (nesting is counted; only the outermost
+ * commit counts). */
 int morph__journal_begin(morph__journal *j);
+/* Ends a transaction of things that happened already (a job ended, a
+ * resize was answered): MORPH_OK, they are in the file; or MORPH_EIO, the
+ * file cannot take them now and they are kept in memory, written later. */
 int morph__journal_commit(morph__journal *j);
+/* Ends a transaction that must be in the file before what it records is
+ * done (a job accepted, started, resized): MORPH_OK, it is; MORPH_EIO,
+ * nothing of it is written or kept (the caller undoes its changes and
+ * tells its client no); MORPH_ESTATE, called inside another transaction
+ * (which may still fail): nothing may be done yet. */
+int morph__journal_commit_first(morph__journal *j);
+/* 1 if writes reach the file now; 0 while they fail. A failing journal
+ * is tried again (its kept writes written, or a small write) at most once
+ * every MORPH__JOURNAL_RETRY_S. Not inside a transaction. */
+int morph__journal_writable(morph__journal *j);
+/* Runs a prepared write (bound, and finalized here) as part of the open
+ * transaction, or on its own; kept in memory when the file cannot take
+ * it. Errors: MORPH_EIO (failed now: `what` in the message). */
+int morph__journal_write(morph__journal *j, struct sqlite3_stmt *st, const char *what);
 
 int morph__journal_meta_set(morph__journal *j, const char *key, const char *value);
 /* Copies the value into buf ("" when missing). */

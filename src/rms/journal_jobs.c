@@ -15,14 +15,15 @@ static const char save_sql[] =
   "INSERT OR REPLACE INTO jobs(id, name, kind, req_min, req_max, min, max, pref, argv, cwd,"
   " out, err, submit, start, end, state, exit_status, pid, size, alloc, extra, plan,"
   " failed_resizes, resizes, rz_id, rz_op, rz_to, last_change, cancel, iter_time, mpi_time,"
-  " note, rz_phase, traffic, ppu)"
-  " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+  " note, rz_phase, traffic, ppu, owner_uid, owner_gid, secret, walltime, limit_end,"
+  " limit_size)"
+  " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 
 static const char load_sql[] =
   "SELECT id, name, kind, req_min, req_max, min, max, pref, argv, cwd, out, err, submit,"
   " start, end, state, exit_status, pid, size, alloc, extra, plan, failed_resizes, resizes,"
-  " rz_id, rz_op, rz_to, last_change, cancel, iter_time, mpi_time, note, rz_phase, traffic"
-  " FROM jobs"
+  " rz_id, rz_op, rz_to, last_change, cancel, iter_time, mpi_time, note, rz_phase, traffic,"
+  " owner_uid, owner_gid, secret, walltime, limit_end, limit_size FROM jobs"
   " ORDER BY id";
 
 static char *argv_json(const morph__job *job)
@@ -120,22 +121,25 @@ static int load_traffic(morph__job *job, const char *text)
 
 int morph__journal_job_save(morph__journal *j, const morph__job *job)
 {
-  sqlite3 *db = morph__journal_db(j);
   sqlite3_stmt *st = NULL;
   char *argv = argv_json(job);
-  int rc = argv && sqlite3_prepare_v2(db, save_sql, -1, &st, NULL) == SQLITE_OK ? MORPH_OK
-                                                                               : MORPH_EIO;
-  if (rc == MORPH_OK) {
-    bind_submission(st, job, argv);
-    bind_life(st, job);
-    bind_traffic(st, 34, job);
-    sqlite3_bind_int(st, 35, job->ppu); /* for morph report's node units; not read back */
-    rc = sqlite3_step(st) == SQLITE_DONE ? MORPH_OK : MORPH_EIO;
+  if (!argv || sqlite3_prepare_v2(morph__journal_db(j), save_sql, -1, &st, NULL) != SQLITE_OK) {
+    free(argv);
+    sqlite3_finalize(st);
+    return morph__journal_write(j, NULL, "cannot write a job");
   }
-  sqlite3_finalize(st);
+  bind_submission(st, job, argv);
+  bind_life(st, job);
+  bind_traffic(st, 34, job);
+  sqlite3_bind_int(st, 35, job->ppu); /* for morph report's node units; not read back */
+  sqlite3_bind_int64(st, 36, job->uid == (uid_t)-1 ? -1 : (sqlite3_int64)job->uid);
+  sqlite3_bind_int64(st, 37, job->gid == (gid_t)-1 ? -1 : (sqlite3_int64)job->gid);
+  sqlite3_bind_text(st, 38, job->secret, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_double(st, 39, job->walltime);
+  sqlite3_bind_double(st, 40, job->limit_end);
+  sqlite3_bind_int(st, 41, job->limit_size);
+  int rc = morph__journal_write(j, st, "cannot write a job");
   free(argv);
-  if (rc != MORPH_OK)
-    morph__journal_event(j, 0, job->id, "error", "cannot save job: %s", sqlite3_errmsg(db));
   return rc;
 }
 
@@ -173,6 +177,13 @@ static void load_submission(sqlite3_stmt *st, morph__job *job)
   job->min = sqlite3_column_int(st, 5);
   job->max = sqlite3_column_int(st, 6);
   job->pref = sqlite3_column_int(st, 7);
+  sqlite3_int64 uid = sqlite3_column_int64(st, 34), gid = sqlite3_column_int64(st, 35);
+  job->uid = uid < 0 ? (uid_t)-1 : (uid_t)uid;
+  job->gid = gid < 0 ? (gid_t)-1 : (gid_t)gid;
+  snprintf(job->secret, sizeof job->secret, "%s", col_text(st, 36));
+  job->walltime = sqlite3_column_double(st, 37);
+  job->limit_end = sqlite3_column_double(st, 38);
+  job->limit_size = sqlite3_column_int(st, 39);
   job->cwd = strdup(col_text(st, 9));
   job->out = strdup(col_text(st, 10));
   job->err = strdup(col_text(st, 11));

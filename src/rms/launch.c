@@ -5,15 +5,23 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
+#include <poll.h>
+#include <pwd.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "common/safedir.h"
 #include "morph/error.h"
 
 #define MAX_ARGS 24
+/* How long morphd waits for a new child to claim its job's start: a few
+ * system calls, so only a machine in trouble comes near it. */
+#define CLAIM_WAIT_MS 5000
 
 __attribute__((format(printf, 4, 5))) static int fail(char *err, size_t size, int rc,
                                                       const char *fmt, ...)
@@ -69,9 +77,14 @@ static int write_hostfile(const morph__launcher *l, const morph__job *job,
                           const morph__node *nodes, int nnodes, char *path, size_t size)
 {
   snprintf(path, size, "%s/%lld.hosts", l->outdir, (long long)job->id);
-  FILE *f = fopen(path, "w");
-  if (!f)
+  /* Readable by the job's user, who runs mpirun; never through a link. */
+  int fd = morph__file_create(path, 0644);
+  FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+  if (!f) {
+    if (fd >= 0)
+      close(fd);
     return MORPH_EIO;
+  }
   for (int i = 0; i < job->alloc.n; i++)
     fprintf(f, "%s slots=%d\n", nodes[job->alloc.v[i].node].host, job->alloc.v[i].slots);
   for (int k = 0; k < nnodes && morph_job_kind_malleable(job->kind); k++)
@@ -116,9 +129,9 @@ static int build_argv(const morph__launcher *l, const morph__job *job, const cha
   return n;
 }
 
-static void redirect(const char *path, int fd)
+/* Puts the open file f (or /dev/null if f < 0) on fd. */
+static void put_on(int f, int fd)
 {
-  int f = path && *path ? open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644) : -1;
   if (f < 0)
     f = open("/dev/null", O_WRONLY);
   if (f >= 0 && f != fd) {
@@ -127,40 +140,229 @@ static void redirect(const char *path, int fd)
   }
 }
 
-/* In the child: never returns. */
-static void exec_child(const morph__job *job, char **argv)
+/* True if path is the output file morphd names by default for the job
+ * (<outdir>/<id><ext>): morphd's own folder, where the job's user may not
+ * create files, so root creates it and hands it over. */
+static int default_output(const morph__launcher *l, const morph__job *job, const char *path,
+                          const char *ext)
 {
+  char mine[PATH_MAX + 64];
+  snprintf(mine, sizeof mine, "%s/%lld%s", l->outdir, (long long)job->id, ext);
+  return path && !strcmp(path, mine);
+}
+
+/* Opens the default outputs before the drop to the job's user: created
+ * never through a link and given to that user. -1 for the others. */
+static void open_default_outputs(const morph__launcher *l, const morph__job *job, int fds[2])
+{
+  const char *paths[2] = {job->out, job->err}, *ext[2] = {".out", ".err"};
+  for (int k = 0; k < 2; k++) {
+    fds[k] = default_output(l, job, paths[k], ext[k]) ? morph__file_create(paths[k], 0600) : -1;
+    if (fds[k] >= 0 && job->uid != (uid_t)-1 && geteuid() == 0 &&
+        fchown(fds[k], job->uid, job->gid) != 0) {
+      close(fds[k]);
+      fds[k] = -1;
+    }
+  }
+}
+
+/* The job's own output paths, opened as its user (after the drop): the
+ * user's rights decide, and a symbolic link is not followed. */
+static void open_outputs(const morph__job *job, int fds[2])
+{
+  const char *paths[2] = {job->out, job->err};
+  for (int k = 0; k < 2; k++)
+    if (fds[k] < 0 && paths[k] && *paths[k])
+      fds[k] = morph__file_create(paths[k], 0644);
+  put_on(fds[0], 1);
+  put_on(fds[1], 2);
+}
+
+/* Drops to the job's owner, as slurmd does before it starts a job: a
+ * morphd run by root runs every job as the user who submitted it. A
+ * morphd run by another user runs only that user's jobs (cli_srv.c), so it
+ * has nothing to drop. Returns 0, or -1 if the drop failed. */
+static int become_owner(const morph__job *job)
+{
+  if (geteuid() != 0 || job->uid == (uid_t)-1 || job->uid == 0)
+    return 0;
+  struct passwd *pw = getpwuid(job->uid);
+  if ((pw ? initgroups(pw->pw_name, job->gid) : setgroups(1, &job->gid)) != 0 ||
+      setgid(job->gid) != 0 || setuid(job->uid) != 0 || setuid(0) == 0)
+    return -1;
+  if (pw) {
+    setenv("HOME", pw->pw_dir, 1);
+    setenv("USER", pw->pw_name, 1);
+    setenv("LOGNAME", pw->pw_name, 1);
+  }
+  return 0;
+}
+
+/* The job's start marker, <outdir>/<id>.started: "PID START\n", START the
+ * job's start time (%.6f), which names the start the marker belongs to. */
+static void marker_path(const morph__launcher *l, const morph__job *job, char *buf, size_t size)
+{
+  snprintf(buf, size, "%s/%lld.started", l->outdir, (long long)job->id);
+}
+
+/* The process that claimed this start of the job; 0 if there is no
+ * marker or it is another start's (a journal begun afresh in the folder). */
+static pid_t marker_pid(const char *path, const morph__job *job)
+{
+  char buf[96] = "", start[40], mine[40];
+  int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  ssize_t n = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
+  if (fd >= 0)
+    close(fd);
+  long pid = 0;
+  snprintf(mine, sizeof mine, "%.6f", job->start);
+  if (n <= 0 || sscanf(buf, "%ld %39s", &pid, start) != 2 || pid <= 0 || strcmp(start, mine))
+    return 0;
+  return (pid_t)pid;
+}
+
+/* What a new child tells morphd about its claim. */
+typedef struct claim {
+  int taken; /* this start was claimed already, by `pid` */
+  int err;   /* the marker could not be written (errno) */
+  long pid;
+} claim;
+
+/* A complete marker of this process's claim, linked into place: link()
+ * fails if a marker exists, so of two starts of the job one claims it,
+ * and nobody ever reads a half-written marker. Returns an errno or 0. */
+static int link_marker(const char *path, const morph__job *job, claim *c)
+{
+  char tmp[PATH_MAX + 64];
+  snprintf(tmp, sizeof tmp, "%s.%ld", path, c->pid);
+  int f = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+  int err = f < 0 ? errno : dprintf(f, "%ld %.6f\n", c->pid, job->start) < 0 ? EIO : 0;
+  if (f >= 0 && close(f) != 0 && !err)
+    err = errno;
+  for (int tries = 0; !err && tries < 2; tries++) {
+    if (link(tmp, path) == 0)
+      break;
+    if (errno != EEXIST) {
+      err = errno;
+      break;
+    }
+    pid_t p = marker_pid(path, job);
+    if (p > 0) {
+      c->taken = 1, c->pid = p;
+      break;
+    }
+    if (tries == 1 || unlink(path) != 0) /* else another start's marker, replaced */
+      err = EEXIST;
+  }
+  unlink(tmp);
+  return err;
+}
+
+/* In the child, first of all: claims the job's start (its marker), so
+ * that a job morphd starts again after a crash between journaling its
+ * start and journaling its pid runs once. Tells morphd on fd; a start
+ * claimed already (the process that claimed it is the job) or a marker
+ * that cannot be written ends the child here. */
+static void claim_start(const morph__launcher *l, const morph__job *job, int fd)
+{
+  char path[PATH_MAX + 32];
+  marker_path(l, job, path, sizeof path);
+  claim c = {0, 0, (long)getpid()};
+  c.err = link_marker(path, job, &c);
+  if (c.err)
+    fprintf(stderr, "morphd: job %lld: cannot write its start marker %s: %s\n",
+            (long long)job->id, path, strerror(c.err));
+  ssize_t n = write(fd, &c, sizeof c);
+  close(fd);
+  if (c.taken || c.err || n != (ssize_t)sizeof c)
+    _exit(c.taken ? 0 : 126);
+}
+
+/* In the child: never returns. */
+static void exec_child(const morph__launcher *l, const morph__job *job, char **argv, int fd)
+{
+  claim_start(l, job, fd);
   setsid();
-  if (job->cwd && *job->cwd && chdir(job->cwd) != 0)
+  int fds[2];
+  open_default_outputs(l, job, fds);
+  if (become_owner(job) != 0) {
+    put_on(fds[1], 2);
+    fprintf(stderr, "morphd: cannot become uid %ld to run job %lld: %s\n", (long)job->uid,
+            (long long)job->id, strerror(errno));
     _exit(126);
+  }
+  if (job->cwd && *job->cwd && chdir(job->cwd) != 0) {
+    int e = errno;
+    open_outputs(job, fds);
+    fprintf(stderr, "morphd: cannot enter %s as uid %ld: %s\n", job->cwd, (long)getuid(),
+            strerror(e));
+    _exit(126);
+  }
   int in = open("/dev/null", O_RDONLY);
   if (in >= 0 && in != 0) {
     dup2(in, 0);
     close(in);
   }
-  redirect(job->out, 1);
-  redirect(job->err, 2);
+  open_outputs(job, fds);
+  if (job->secret[0])
+    setenv("MORPH_JOB_SECRET", job->secret, 1);
+  /* Nothing of morphd's (its journal, its clients' sockets) reaches a
+   * job run as another user, even an fd someone forgot to mark. */
+  close_range(3, ~0U, 0);
   execv(argv[0], argv);
   fprintf(stderr, "morphd: cannot run %s: %s\n", argv[0], strerror(errno));
   _exit(127);
 }
 
-int morph__launcher_run(const morph__launcher *l, const morph__job *job, const morph__node *nodes,
-                        int nnodes, pid_t *pid)
+/* The child's claim; a child that says nothing in time is killed. */
+static int read_claim(pid_t child, int fd, claim *c)
 {
-  char hostfile[PATH_MAX + 32], nums[6][32];
+  struct pollfd p = {.fd = fd, .events = POLLIN};
+  int n;
+  while ((n = poll(&p, 1, CLAIM_WAIT_MS)) < 0 && errno == EINTR)
+    ;
+  if (n == 1 && read(fd, c, sizeof *c) == (ssize_t)sizeof *c)
+    return c->err ? MORPH_EIO : MORPH_OK;
+  kill(child, SIGKILL);
+  return MORPH_ESPAWN;
+}
+
+/* Forks the child and waits for its claim. */
+static int fork_child(const morph__launcher *l, const morph__job *job, char **argv, pid_t *pid,
+                      int *taken)
+{
+  int fds[2];
+  if (pipe2(fds, O_CLOEXEC) != 0)
+    return MORPH_ESPAWN;
+  fflush(NULL);
+  pid_t p = fork();
+  if (p == 0) {
+    close(fds[0]);
+    exec_child(l, job, argv, fds[1]);
+  }
+  close(fds[1]);
+  claim c;
+  int rc = p < 0 ? MORPH_ESPAWN : read_claim(p, fds[0], &c);
+  close(fds[0]);
+  if (rc == MORPH_OK)
+    *pid = c.taken ? (pid_t)c.pid : p, *taken = c.taken;
+  return rc;
+}
+
+int morph__launcher_run(const morph__launcher *l, const morph__job *job, const morph__node *nodes,
+                        int nnodes, pid_t *pid, int *taken)
+{
+  char hostfile[PATH_MAX + 32], nums[6][32], marker[PATH_MAX + 32];
   char *argv[MAX_ARGS + 256];
+  *taken = 0;
   if (job->argc > 255)
     return MORPH_EINVAL;
+  /* Claimed by a child forked before morphd restarted: that is the job. */
+  marker_path(l, job, marker, sizeof marker);
+  if ((*pid = marker_pid(marker, job)) > 0)
+    return *taken = 1, MORPH_OK;
   if (nodes && write_hostfile(l, job, nodes, nnodes, hostfile, sizeof hostfile) != MORPH_OK)
     return MORPH_EIO;
   build_argv(l, job, nodes ? hostfile : NULL, nums, argv, MAX_ARGS + 256);
-  fflush(NULL);
-  pid_t p = fork();
-  if (p < 0)
-    return MORPH_ESPAWN;
-  if (p == 0)
-    exec_child(job, argv);
-  *pid = p;
-  return MORPH_OK;
+  return fork_child(l, job, argv, pid, taken);
 }

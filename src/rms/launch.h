@@ -32,10 +32,17 @@ int morph__launcher_init(morph__launcher *l, const char *path, const char *socke
  * job->alloc; with `nodes` (nnodes of them; NULL: this machine, no
  * hostfile) it first writes <outdir>/<id>.hosts with one "host slots=N"
  * line per piece, then one per other node (Open MPI's hostfile: across
- * hosts the embedded backend runs Open MPI jobs). Errors: MORPH_EINVAL
- * (too many arguments), MORPH_EIO (hostfile), MORPH_ESPAWN (fork failed);
- * nothing runs then. */
+ * hosts the embedded backend runs Open MPI jobs).
+ *
+ * Each start of a job (job->start names it) runs once: the child first
+ * claims it by creating the marker <outdir>/<id>.started (its pid and the
+ * start time, mode 0600, never through a symlink). If a child forked for
+ * the same start before morphd restarted holds the marker, nothing new
+ * runs: *pid is that process and *taken 1. Errors: MORPH_EINVAL (too
+ * many arguments), MORPH_EIO (hostfile, or the marker cannot be
+ * written: said on stderr), MORPH_ESPAWN (fork failed, or the child did
+ * not claim its start within 5 s); nothing runs then. */
 int morph__launcher_run(const morph__launcher *l, const morph__job *job, const morph__node *nodes,
-                        int nnodes, pid_t *pid);
+                        int nnodes, pid_t *pid, int *taken);
 
 #endif

@@ -1,8 +1,9 @@
 /*
- * The job table and the steps the rest of morphd builds on: finding and
- * saving jobs, starting one through the backend, writing down that one is
- * over, putting waiting starts back in the queue, and checking that the
- * backend's books agree with the jobs'.
+ * The job table and the steps the rest of morphd builds on: finding,
+ * saving and forgetting jobs, the record of a start, taking on a job its
+ * resource manager started, writing down that one is over, putting
+ * waiting starts back in the queue, and checking that the backend's books
+ * agree with the jobs'.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,50 +49,36 @@ int morph__job_add(morph__daemon *d, morph__job *job)
   return MORPH_OK;
 }
 
+void morph__job_forget(morph__daemon *d, morph__job *job)
+{
+  int at = 0;
+  while (at < d->njobs && d->jobs[at] != job)
+    at++;
+  if (at == d->njobs)
+    return;
+  memmove(d->jobs + at, d->jobs + at + 1, (size_t)(d->njobs - at - 1) * sizeof *d->jobs);
+  d->njobs--;
+  if (job->id == d->next_job - 1)
+    d->next_job--; /* nobody was told the id */
+  morph__job_clear(job);
+  free(job);
+}
+
 void morph__job_save(morph__daemon *d, morph__job *job)
 {
+  /* A journal that cannot be written keeps the row and says so itself. */
   if (morph__journal_job_save(d->journal, job) != MORPH_OK)
-    morph__say(&d->log, 0, "cannot journal job %lld: %s", (long long)job->id,
+    morph__say(&d->log, 1, "cannot journal job %lld: %s", (long long)job->id,
                morph__journal_errmsg(d->journal));
 }
 
-/* The start as a resize record of its own (op start), as reports expect. */
-static void journal_start(morph__daemon *d, const morph__job *job, int rc, double now)
+int morph__job_journal_start(morph__daemon *d, const morph__job *job, double now)
 {
-  morph__journal_resize_begin(d->journal, d->next_resize, job->id, MORPH__R_START, 0, job->size,
-                              &job->alloc, -1, now);
-  morph__journal_resize_end(d->journal, d->next_resize++, now, rc, rc ? 0 : job->size, NULL);
-}
-
-int morph__job_start(morph__daemon *d, morph__job *job, const morph__alloc *pieces, int size)
-{
-  int rc = morph__alloc_copy(&job->alloc, pieces);
-  job->size = size;
-  if (rc == MORPH_OK)
-    rc = morph__backend_start(d->be, job);
-  if (rc == MORPH_EBUSY || rc == MORPH_ENOSYS || rc == MORPH_ENOMEM) {
-    if (rc != MORPH_ENOSYS) /* ENOSYS: the resource manager starts it */
-      morph__say(&d->log, 0, "job %lld not started: its slots are taken (%s)", (long long)job->id,
-                 morph_strerror(rc));
-    morph__alloc_clear(&job->alloc);
-    job->size = 0;
-    return rc;
-  }
-  double now = morph__wall();
-  job->state = MORPH__J_RUNNING;
-  job->start = job->last_change = now;
-  journal_start(d, job, rc, now);
-  if (rc != MORPH_OK) {
-    morph__alloc_clear(&job->alloc); /* nothing stays booked */
-    morph__job_record_end(d, job, MORPH__J_FAILED, -1, "morph run could not be started");
-    return rc;
-  }
-  morph__journal_size(d->journal, job->id, now, size);
-  morph__journal_event(d->journal, now, job->id, "start", "%d slots, pid %ld", size,
-                       (long)job->pid);
-  morph__job_save(d, job);
-  morph__say(&d->log, 0, "job %lld started with %d slots", (long long)job->id, size);
-  return MORPH_OK;
+  int id = d->next_resize++;
+  morph__journal_resize_begin(d->journal, id, job->id, MORPH__R_START, 0, job->size, &job->alloc,
+                              -1, now);
+  morph__journal_resize_end(d->journal, id, now, MORPH_OK, job->size, NULL);
+  return id;
 }
 
 /* The record of a job its resource manager started, from its HELLO:
@@ -113,14 +100,29 @@ static morph__job *claimed_job(int64_t id, const morph__msg *m)
   return job;
 }
 
-int morph__job_claim(morph__daemon *d, int64_t id, const morph__msg *m, char *err,
+/* Only the job's own user may make it morphd's: its relay runs as that
+ * user. */
+static int owned_by(morph__job *job, uid_t uid, char *err, size_t errsize)
+{
+  if (job->uid == uid)
+    return MORPH_OK;
+  snprintf(err, errsize, "job %lld belongs to uid %ld, not to uid %ld", (long long)job->id,
+           (long)job->uid, (long)uid);
+  return MORPH_EPERM;
+}
+
+int morph__job_claim(morph__daemon *d, int64_t id, const morph__msg *m, uid_t uid, char *err,
                      size_t errsize)
 {
   morph__job *job = claimed_job(id, m);
   if (!job)
     return snprintf(err, errsize, "out of memory"), MORPH_ENOMEM;
   int rc = morph__backend_claim(d->be, job, err, errsize);
-  if (rc == MORPH_OK && (rc = morph__job_add(d, job)) != MORPH_OK)
+  if (rc == MORPH_OK && (rc = owned_by(job, uid, err, errsize)) != MORPH_OK)
+    morph__backend_drop(d->be, job);
+  else if (rc == MORPH_OK && (rc = morph__job_new_secret(job)) != MORPH_OK)
+    morph__backend_drop(d->be, job);
+  else if (rc == MORPH_OK && (rc = morph__job_add(d, job)) != MORPH_OK)
     morph__backend_drop(d->be, job);
   if (rc != MORPH_OK) {
     morph__job_clear(job);
@@ -132,7 +134,7 @@ int morph__job_claim(morph__daemon *d, int64_t id, const morph__msg *m, char *er
   morph__journal_event(d->journal, now, id, "submit", "%s %d-%d, started by %s",
                        morph_job_kind_name(job->kind), job->min, job->max,
                        morph__backend_name(d->be));
-  journal_start(d, job, MORPH_OK, now);
+  morph__job_journal_start(d, job, now);
   morph__journal_size(d->journal, id, now, job->size);
   morph__journal_event(d->journal, now, id, "start", "%d processes on %d nodes (claimed)",
                        job->size, job->alloc.n);

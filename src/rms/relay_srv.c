@@ -5,8 +5,10 @@
  * limits, ACK closes a resize, BYE ends the job (mpirun has ended: its
  * slots are really free).
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "morph/error.h"
 #include "rms/morphd.h"
@@ -25,27 +27,67 @@ static morph__job *job_of(morph__daemon *d, int i)
   return job && job->conn == i ? job : NULL;
 }
 
-static void on_hello(morph__daemon *d, int i, const morph__msg *m)
+/* A HELLO refused: the relay is told why, the log says who tried, and
+ * the connection is closed once the answer is out. */
+static void refuse(morph__daemon *d, int i, const char *text)
+{
+  const morph__client *c = &d->clients[i];
+  send_error(d, i, text);
+  morph__say(&d->log, 0, "refused a relay (uid %ld, %s): %s", (long)c->uid, c->peer, text);
+  d->clients[i].dead = 1;
+}
+
+/* The job a HELLO names; under a resource manager that starts the jobs, a
+ * new id is a job it started asking to be morphd's (claimed: *fresh). */
+static morph__job *hello_job(morph__daemon *d, int i, const morph__msg *m, int *fresh,
+                             char *text, size_t size)
 {
   char *end;
   long long id = strtoll(m->job, &end, 10);
-  morph__job *job = *m->job && !*end ? morph__job_find(d, id) : NULL;
-  char text[320] = "";
-  /* Under a resource manager that starts the jobs, a new id is a job it
-   * started asking to be morphd's. */
-  if (!job && *m->job && !*end && !morph__backend_starts_jobs(d->be) &&
-      morph__job_claim(d, id, m, text, sizeof text) == MORPH_OK)
-    job = morph__job_find(d, id);
-  if (!job || job->state != MORPH__J_RUNNING) {
-    if (!*text)
-      snprintf(text, sizeof text, "unknown job id '%s' (or not running)", m->job);
-    send_error(d, i, text);
-    morph__say(&d->log, 0, "refused a relay: %s", text);
-    return;
-  }
-  int again = job->conn >= 0 || job->ready || job->nprogress > 0 || job->adopted;
+  int valid = *m->job && !*end;
+  morph__job *job = valid ? morph__job_find(d, id) : NULL;
+  *fresh = 0;
+  if (!job && valid && !morph__backend_starts_jobs(d->be) &&
+      morph__job_claim(d, id, m, d->clients[i].uid, text, size) == MORPH_OK)
+    job = morph__job_find(d, id), *fresh = 1;
+  if ((!job || job->state != MORPH__J_RUNNING) && !*text)
+    snprintf(text, size, "unknown job id '%.64s' (or not running)", m->job);
+  return job && job->state == MORPH__J_RUNNING ? job : NULL;
+}
+
+/* True if client k's peer has gone (its end of the connection is closed)
+ * though the loop has not read that yet. */
+static int gone(const morph__daemon *d, int k)
+{
+  char b;
+  ssize_t n = recv(d->clients[k].fd, &b, 1, MSG_PEEK | MSG_DONTWAIT);
+  return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR);
+}
+
+/* Why client i may not be the job's relay, or NULL: only the job's owner,
+ * holding the job's secret, and only one relay at a time (a second HELLO
+ * from elsewhere would lock the real morph run out). */
+static const char *not_its_relay(const morph__daemon *d, int i, const morph__job *job,
+                                 const morph__msg *m, char *text, size_t size)
+{
+  const morph__client *c = &d->clients[i];
+  if (job->uid != c->uid)
+    snprintf(text, size, "job %lld belongs to uid %ld, not to uid %ld", (long long)job->id,
+             (long)job->uid, (long)c->uid);
+  else if (job->secret[0] && !morph__job_secret_ok(job, m->secret))
+    snprintf(text, size, "job %lld: wrong or missing job secret", (long long)job->id);
+  else if (job->conn >= 0 && job->conn != i && !gone(d, job->conn))
+    snprintf(text, size, "job %lld has a relay connected already", (long long)job->id);
+  else
+    return NULL;
+  return text;
+}
+
+/* The relay is the job's: it speaks for it from now on. */
+static void bind_relay(morph__daemon *d, int i, morph__job *job, const morph__msg *m)
+{
   if (job->conn >= 0 && job->conn != i)
-    morph__wire_close(d, job->conn); /* a stale connection of the same job */
+    morph__wire_close(d, job->conn); /* its peer has gone: see not_its_relay */
   job->conn = i;
   d->clients[i].job = job->id;
   if (m->mechanisms && !job->ready) {
@@ -57,9 +99,26 @@ static void on_hello(morph__daemon *d, int i, const morph__msg *m)
   job->shared_checkpoints = m->checkpoint[0] != '\0';
   if (m->pid > 0 && !job->pid)
     job->pid = (pid_t)m->pid;
+  /* A job of an older journal gets its secret now. */
+  if (!job->secret[0] && morph__job_new_secret(job) == MORPH_OK)
+    morph__job_save(d, job);
+}
+
+static void on_hello(morph__daemon *d, int i, const morph__msg *m)
+{
+  char text[320] = "";
+  int fresh;
+  morph__job *job = hello_job(d, i, m, &fresh, text, sizeof text);
+  if (!job || (!fresh && not_its_relay(d, i, job, m, text, sizeof text))) {
+    refuse(d, i, text);
+    return;
+  }
+  int again = job->conn >= 0 || job->ready || job->nprogress > 0 || job->adopted;
+  bind_relay(d, i, job, m);
   morph__msg w;
   morph__msg_init(&w, MORPH__MSG_WELCOME);
   snprintf(w.job, sizeof w.job, "%lld", (long long)job->id);
+  snprintf(w.secret, sizeof w.secret, "%s", job->secret);
   morph__wire_msg(d, i, &w);
   morph__say(&d->log, 1, "job %lld %s (size %d, mechanisms %#x, checkpoints in %s)",
              (long long)job->id, again ? "reattached" : "connected", m->size, m->mechanisms,

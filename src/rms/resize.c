@@ -19,6 +19,11 @@
  * grow's pieces are released. An ACK that comes later is only written
  * down.
  *
+ * Journal first: a phase is written and committed before what it starts
+ * is done (the RESIZE sent, the backend asked), so a restarted morphd
+ * never finds a job told or a backend asked something the journal does
+ * not hold. What the job and the backend answer is written down after.
+ *
  * The job counts as resizing until the last phase ends, so the policy
  * engine leaves it alone. The journal's resize record closes with the
  * job's answer (or the failure before it). A resize the job itself failed
@@ -79,17 +84,11 @@ static int send_resize(morph__daemon *d, morph__job *job, int id, int to, const 
   return morph__wire_msg(d, job->conn, &m);
 }
 
-int morph__resize_expand(morph__daemon *d, morph__job *job, int to, const morph__alloc *pieces)
+int morph__resize_expand_plan(morph__daemon *d, morph__job *job, int to,
+                              const morph__alloc *pieces)
 {
-  if (!idle(job))
+  if (!idle(job) || morph__alloc_add_all(&job->extra, pieces) != MORPH_OK)
     return 0;
-  int rc = morph__backend_grow(d->be, job, d->next_resize, pieces);
-  if (rc != MORPH_OK) {
-    morph__say(&d->log, 0, "job %lld not expanded: %s", (long long)job->id,
-               rc == MORPH_EBUSY ? "the slots are taken" : morph_strerror(rc));
-    return 0;
-  }
-  morph__alloc_add_all(&job->extra, pieces);
   return begin(d, job, MORPH__R_EXPAND, to, pieces, MORPH__P_GROW);
 }
 
@@ -155,20 +154,11 @@ static int shrink_mechanism(morph__daemon *d, const morph__job *job,
   return 0;
 }
 
-int morph__resize_shrink(morph__daemon *d, morph__job *job, int to, const morph__alloc *pieces)
+int morph__resize_shrink_plan(morph__daemon *d, morph__job *job, int to,
+                              const morph__alloc *pieces)
 {
-  char hosts[512];
-  morph__backend_view view;
-  const morph__backend_view *v = morph__backend_read(d->be, &view) == MORPH_OK ? &view : NULL;
-  leaver_hosts(v, job, pieces, hosts, sizeof hosts);
   if (!idle(job))
     return 0;
-  int mech = shrink_mechanism(d, job, v, pieces);
-  if (send_resize(d, job, d->next_resize, to, hosts, mech) != MORPH_OK)
-    return 0;
-  if (mech)
-    morph__say(&d->log, 0, "job %lld: leaves a failing or draining node by relaunch (%s)",
-               (long long)job->id, hosts);
   job->rz_deadline = morph__wall() + resize_timeout(d);
   return begin(d, job, MORPH__R_SHRINK, to, pieces, MORPH__P_SENT);
 }
@@ -199,31 +189,130 @@ static void settle(morph__daemon *d, morph__job *job)
   d->dirty = 1;
 }
 
-/* Asks the backend for plan's pieces back; if it will not take them,
- * they stay held with the job until it ends (nobody is placed on them)
- * and the starts that waited for them go back to the queue. */
-static void release(morph__daemon *d, morph__job *job)
+/* The plan's pieces are to go back: written down here, asked of the
+ * backend by ask_release once that is committed. */
+static void mark_release(morph__daemon *d, morph__job *job)
 {
-  int rc = morph__backend_release(d->be, job, job->rz_id, &job->plan);
-  if (rc == MORPH_OK) {
-    job->rz_phase = MORPH__P_RELEASE;
-    morph__job_save(d, job);
+  job->rz_phase = MORPH__P_RELEASE;
+  morph__job_save(d, job);
+}
+
+/* Asks the backend for the plan's pieces back (journaled as RELEASE); if it
+ * will not take them, they stay held with the job until it ends (nobody
+ * is placed on them) and the starts that waited for them go back to the
+ * queue. */
+static void ask_release(morph__daemon *d, morph__job *job)
+{
+  if (job->rz_phase != MORPH__P_RELEASE)
     return;
-  }
+  int rc = morph__backend_release(d->be, job, job->rz_id, &job->plan);
+  if (rc == MORPH_OK)
+    return;
   morph__say(&d->log, 0, "job %lld: slots of resize %d not given back (%s): held until it ends",
              (long long)job->id, job->rz_id, morph_strerror(rc));
   int id = job->rz_id;
+  morph__journal_begin(d->journal);
   settle(d, job);
   morph__jobs_requeue(d, id, "kept its slots");
+  morph__journal_commit(d->journal);
 }
 
-/* An expansion that will not happen: its pieces go back. */
+/* An expansion that will not happen: its pieces are to go back. */
 static void give_back(morph__daemon *d, morph__job *job, int outcome, const char *text,
                       int counted)
 {
   record(d, job, 0, outcome, text);
   job->failed_resizes += counted;
-  release(d, job);
+  mark_release(d, job);
+}
+
+int morph__resize_expand_ask(morph__daemon *d, morph__job *job)
+{
+  int rc = morph__backend_grow(d->be, job, job->rz_id, &job->plan);
+  if (rc == MORPH_OK)
+    return MORPH_OK;
+  char text[160];
+  snprintf(text, sizeof text, "the backend refused the slots: %s",
+           rc == MORPH_EBUSY ? "they are taken" : morph_strerror(rc));
+  morph__journal_begin(d->journal);
+  morph__alloc_sub(&job->extra, &job->plan);
+  record(d, job, 0, rc, text);
+  settle(d, job);
+  morph__journal_commit(d->journal);
+  return rc;
+}
+
+int morph__resize_shrink_send(morph__daemon *d, morph__job *job)
+{
+  char hosts[512];
+  morph__backend_view view;
+  const morph__backend_view *v = morph__backend_read(d->be, &view) == MORPH_OK ? &view : NULL;
+  leaver_hosts(v, job, &job->plan, hosts, sizeof hosts);
+  int mech = shrink_mechanism(d, job, v, &job->plan);
+  int rc = send_resize(d, job, job->rz_id, job->rz_to, hosts, mech);
+  if (rc == MORPH_OK && mech)
+    morph__say(&d->log, 0, "job %lld: leaves a failing or draining node by relaunch (%s)",
+               (long long)job->id, hosts);
+  if (rc == MORPH_OK) {
+    morph__crash_point(d, "shrink", "sent");
+    return MORPH_OK;
+  }
+  int id = job->rz_id;
+  morph__journal_begin(d->journal);
+  record(d, job, 0, MORPH_ECONN, "the job could not be told");
+  settle(d, job);
+  morph__jobs_requeue(d, id, "failed");
+  morph__journal_commit(d->journal);
+  return rc;
+}
+
+/* One resize as its own decision: planned, committed, carried out. */
+static int resize_one(morph__daemon *d, morph__job *job, morph__rop op, int to,
+                      const morph__alloc *pieces)
+{
+  morph__batch b = {0};
+  morph__journal_begin(d->journal);
+  int id = 0;
+  if (morph__batch_add(&b, job))
+    id = op == MORPH__R_EXPAND ? morph__resize_expand_plan(d, job, to, pieces)
+                               : morph__resize_shrink_plan(d, job, to, pieces);
+  if (morph__batch_commit(d, &b) != MORPH_OK)
+    id = 0;
+  morph__batch_free(&b);
+  if (id && op == MORPH__R_EXPAND && morph__resize_expand_ask(d, job) != MORPH_OK)
+    id = 0;
+  if (id && op == MORPH__R_SHRINK && morph__resize_shrink_send(d, job) != MORPH_OK)
+    id = 0;
+  return id;
+}
+
+int morph__resize_expand(morph__daemon *d, morph__job *job, int to, const morph__alloc *pieces)
+{
+  return resize_one(d, job, MORPH__R_EXPAND, to, pieces);
+}
+
+int morph__resize_shrink(morph__daemon *d, morph__job *job, int to, const morph__alloc *pieces)
+{
+  return resize_one(d, job, MORPH__R_SHRINK, to, pieces);
+}
+
+/* The grant of a grow: RESIZE names the joiners' hosts once SENT is in
+ * the journal; a journal that does not take it, or a job that cannot be
+ * told, gives the pieces back. */
+static void grant(morph__daemon *d, morph__job *job, const char *hosts)
+{
+  morph__journal_begin(d->journal);
+  mark_sent(d, job);
+  morph__job_save(d, job);
+  int rc = morph__journal_commit_first(d->journal);
+  if (rc == MORPH_OK && send_resize(d, job, job->rz_id, job->rz_to, hosts, 0) == MORPH_OK)
+    return;
+  morph__journal_begin(d->journal);
+  job->rz_phase = MORPH__P_GROW;
+  give_back(d, job, MORPH_ECONN, rc == MORPH_OK ? "the job could not be told"
+                                                : "the journal cannot be written", 0);
+  morph__journal_commit(d->journal);
+  ask_release(d, job);
 }
 
 void morph__resize_grown(morph__daemon *d, morph__job *job, const morph__backend_event *ev)
@@ -233,17 +322,14 @@ void morph__resize_grown(morph__daemon *d, morph__job *job, const morph__backend
                ev->req);
     return;
   }
-  morph__journal_begin(d->journal);
-  if (ev->outcome != MORPH_OK) {
-    morph__alloc_sub(&job->extra, &job->plan);
-    record(d, job, 0, ev->outcome, ev->text[0] ? ev->text : "the backend did not grant the slots");
-    settle(d, job);
-  } else if (send_resize(d, job, job->rz_id, job->rz_to, ev->hosts, 0) != MORPH_OK) {
-    give_back(d, job, MORPH_ECONN, "the job could not be told", 0);
-  } else {
-    mark_sent(d, job);
-    morph__job_save(d, job);
+  if (ev->outcome == MORPH_OK) {
+    grant(d, job, ev->hosts);
+    return;
   }
+  morph__journal_begin(d->journal);
+  morph__alloc_sub(&job->extra, &job->plan);
+  record(d, job, 0, ev->outcome, ev->text[0] ? ev->text : "the backend did not grant the slots");
+  settle(d, job);
   morph__journal_commit(d->journal);
 }
 
@@ -275,7 +361,7 @@ static void shrink_done(morph__daemon *d, morph__job *job, int outcome, int new_
   morph__alloc_add_all(&job->extra, &job->plan);
   resized(d, job, outcome, new_size, text);
   if (outcome == MORPH_OK) {
-    release(d, job);
+    mark_release(d, job);
     return;
   }
   int id = job->rz_id;
@@ -316,6 +402,8 @@ void morph__resize_ack(morph__daemon *d, morph__job *job, const morph__msg *ack)
                (long long)job->id, ack->id, job->rz_id);
     return;
   }
+  const char *who = job->rz_op == MORPH__R_SHRINK ? "shrink" : "expand";
+  morph__crash_point(d, who, "ack-heard");
   int outcome = ack->outcome;
   int new_size = ack->new_size;
   /* Guard against an ACK that claims a size other than the one decided:
@@ -333,22 +421,40 @@ void morph__resize_ack(morph__daemon *d, morph__job *job, const morph__msg *ack)
   else
     shrink_failed(d, job, outcome, ack->text);
   morph__journal_commit(d->journal);
+  morph__crash_point(d, who, "ack-journaled");
+  ask_release(d, job);
 }
 
-/* Carries out a START that waited for this shrink: what it held ahead
- * goes back and the whole plan is booked as one. */
-static void start_waiter(morph__daemon *d, morph__job *job)
+/* The starts that waited for shrink `id`: each hands back what it held
+ * ahead and is started on its whole plan, journal first. If the journal
+ * does not take the starts, they go back to the queue. */
+static void start_waiters(morph__daemon *d, int id)
 {
-  morph__alloc plan = job->plan;
-  int size = job->rz_to;
-  morph__alloc_init(&job->plan);
-  morph__backend_drop(d->be, job);
-  morph__alloc_clear(&job->extra);
-  job->state = MORPH__J_PENDING;
-  job->rz_id = 0, job->rz_to = 0;
-  if (morph__job_start(d, job, &plan, size) != MORPH_OK)
-    morph__job_save(d, job);
-  morph__alloc_free(&plan);
+  morph__batch b = {0};
+  morph__journal_begin(d->journal);
+  for (int i = 0; i < d->njobs; i++) {
+    morph__job *job = d->jobs[i];
+    morph__step *s = job->state == MORPH__J_STARTING && job->rz_id == id
+                         ? morph__batch_add(&b, job)
+                         : NULL;
+    if (!s)
+      continue;
+    morph__alloc plan = job->plan;
+    morph__alloc_init(&job->plan);
+    morph__backend_drop(d->be, job);
+    morph__alloc_clear(&job->extra);
+    int size = job->rz_to;
+    job->state = MORPH__J_PENDING; /* where it stays if it cannot be planned */
+    job->rz_id = 0, job->rz_to = 0;
+    s->rz = morph__start_plan(d, job, &plan, size);
+    s->act = s->rz > 0 ? MORPH__ACT_START : MORPH__ACT_NONE;
+    morph__alloc_free(&plan);
+  }
+  if (morph__batch_commit(d, &b) == MORPH_OK)
+    morph__batch_start(d, &b, "waiter");
+  else
+    morph__jobs_requeue(d, id, "freed its slots, but the journal cannot be written");
+  morph__batch_free(&b);
 }
 
 void morph__resize_released(morph__daemon *d, morph__job *job, const morph__backend_event *ev)
@@ -358,6 +464,7 @@ void morph__resize_released(morph__daemon *d, morph__job *job, const morph__back
                ev->req);
     return;
   }
+  morph__crash_point(d, "release", "heard");
   int id = job->rz_id;
   morph__journal_begin(d->journal);
   if (ev->outcome == MORPH_OK)
@@ -366,21 +473,24 @@ void morph__resize_released(morph__daemon *d, morph__job *job, const morph__back
     morph__say(&d->log, 0, "job %lld: slots of resize %d not given back (%s): held until it ends",
                (long long)job->id, id, ev->text[0] ? ev->text : morph_strerror(ev->outcome));
   settle(d, job);
-  for (int i = 0; ev->outcome == MORPH_OK && i < d->njobs; i++)
-    if (d->jobs[i]->state == MORPH__J_STARTING && d->jobs[i]->rz_id == id)
-      start_waiter(d, d->jobs[i]);
-  morph__jobs_requeue(d, id, "kept its slots"); /* any left: the release failed */
+  if (ev->outcome != MORPH_OK)
+    morph__jobs_requeue(d, id, "kept its slots");
   morph__journal_commit(d->journal);
+  morph__crash_point(d, "release", "journaled");
+  if (ev->outcome == MORPH_OK)
+    start_waiters(d, id);
 }
 
 void morph__resize_resume(morph__daemon *d, morph__job *job)
 {
   if (job->state != MORPH__J_RUNNING || !job->rz_id)
     return;
-  if (job->rz_phase == MORPH__P_GROW)
+  if (job->rz_phase == MORPH__P_GROW) {
+    morph__journal_begin(d->journal);
     give_back(d, job, MORPH_ECONN, "morphd restarted before the job was told", 0);
-  else if (job->rz_phase == MORPH__P_RELEASE)
-    release(d, job);
+    morph__journal_commit(d->journal);
+  }
+  ask_release(d, job);
 }
 
 /* The job did not answer in time: it is taken to be still at its old
@@ -397,6 +507,7 @@ static void expire(morph__daemon *d, morph__job *job)
   else
     shrink_failed(d, job, MORPH_ETIMEDOUT, text);
   morph__journal_commit(d->journal);
+  ask_release(d, job);
 }
 
 void morph__resize_expire(morph__daemon *d)

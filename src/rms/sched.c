@@ -2,8 +2,8 @@
  * The policy adapter: builds the policy engine's snapshot from the
  * backend's view of the nodes and from the daemon's jobs, asks for a
  * decision and hands each action to the part that carries it out (a start
- * to lifecycle.c, a resize to resize.c); all of them act on resources
- * only through the backend.
+ * to start.c, a resize to resize.c), journal first; all of them act on
+ * resources only through the backend.
  *
  * Pieces a job holds without processes (an expansion in flight, the free
  * part of a START waiting for a shrink, pieces being released) count as
@@ -53,6 +53,7 @@ static void fill_limits(morph_policy_job *p, const morph__job *job)
   else if (!fit)
     p->min = p->pref = p->max = job->size > 0 ? units(job, job->size) : p->req_max;
   p->submit_time = job->submit;
+  p->walltime = morph__limit_estimate(job); /* 0: the policy's default_walltime */
   p->traffic = job->traffic, p->traffic_n = job->traffic_n;
   /* What libmorph measures (PROGRESS: seconds per iteration, MPI seconds
    * per iteration): MTCT's trend is the last ratio; its running average
@@ -168,27 +169,72 @@ static void start_later(morph__daemon *d, morph__job *job, const morph__alloc *p
   morph__job_save(d, job);
 }
 
-static void carry_out(morph__daemon *d, snap_buf *b, int *issued)
+/* Changes the job and journals action i (nothing is done yet); issued[i]:
+ * the resize id of a resize, 1 for a start, 0 if nothing was planned. */
+static void plan(morph__daemon *d, snap_buf *b, morph__batch *batch, int i, int *issued)
 {
+  const morph_policy_action *a = &d->acts.v[i];
+  morph__job *job = a->op == MORPH_POLICY_START ? b->pend[a->job_index] : b->run[a->job_index];
+  issued[i] = 0;
+  if (!job) /* not our job: its resource manager carries it out */
+    return;
+  int start = a->op == MORPH_POLICY_START && a->depends < 0;
+  if ((start && !morph__backend_starts_jobs(d->be)) ||
+      (a->op == MORPH_POLICY_START && !start && issued[a->depends] <= 0))
+    return;
+  morph__step *s = morph__batch_add(batch, job);
+  if (!s)
+    return;
   morph__alloc pieces;
   morph__alloc_init(&pieces);
-  for (int i = 0; i < d->acts.n; i++) {
-    const morph_policy_action *a = &d->acts.v[i];
-    morph__job *job = a->op == MORPH_POLICY_START ? b->pend[a->job_index] : b->run[a->job_index];
-    issued[i] = 0;
-    if (!job)
-      continue; /* not our job: its resource manager carries it out */
-    pieces_of(&d->acts, a, &pieces);
-    if (a->op == MORPH_POLICY_START && a->depends < 0)
-      issued[i] = morph__job_start(d, job, &pieces, a->to) == MORPH_OK;
-    else if (a->op == MORPH_POLICY_START && issued[a->depends] > 0)
-      start_later(d, job, &pieces, a->to, issued[a->depends]);
-    else if (a->op == MORPH_POLICY_EXPAND) /* sizes in processes from here on */
-      issued[i] = morph__resize_expand(d, job, a->to * job->ppu, &pieces);
-    else if (a->op == MORPH_POLICY_SHRINK)
-      issued[i] = morph__resize_shrink(d, job, a->to * job->ppu, &pieces);
+  pieces_of(&d->acts, a, &pieces);
+  int to = a->to * job->ppu; /* resizes count processes from here on */
+  if (start) {
+    s->act = MORPH__ACT_START;
+    s->rz = morph__start_plan(d, job, &pieces, a->to);
+  } else if (a->op == MORPH_POLICY_START) {
+    start_later(d, job, &pieces, a->to, issued[a->depends]);
+  } else if (a->op == MORPH_POLICY_EXPAND) {
+    s->act = MORPH__ACT_EXPAND;
+    s->rz = morph__resize_expand_plan(d, job, to, &pieces);
+  } else if (a->op == MORPH_POLICY_SHRINK) {
+    s->act = MORPH__ACT_SHRINK;
+    s->rz = morph__resize_shrink_plan(d, job, to, &pieces);
   }
+  if (s->rz <= 0) /* nothing planned */
+    s->act = MORPH__ACT_NONE, s->rz = 0;
+  issued[i] = s->act == MORPH__ACT_START ? 1 : s->rz;
+  /* The pause a resize costs the job does not count against its limit. */
+  if (s->rz > 0 && s->act != MORPH__ACT_START)
+    morph__limit_pause(job, morph__wall());
   morph__alloc_free(&pieces);
+}
+
+/* Journal first, then act: every action is planned and journaled in one
+ * transaction, committed, and only then carried out; a decision the
+ * journal does not take is undone whole. */
+static void carry_out(morph__daemon *d, snap_buf *b, int *issued)
+{
+  morph__batch batch = {0};
+  morph__journal_begin(d->journal);
+  for (int i = 0; i < d->acts.n; i++)
+    plan(d, b, &batch, i, issued);
+  if (morph__batch_commit(d, &batch) == MORPH_OK) {
+    int shrinks = 0;
+    for (int i = 0; i < batch.n; i++)
+      shrinks += batch.v[i].act == MORPH__ACT_SHRINK;
+    if (shrinks)
+      morph__crash_point(d, "shrink", "journaled");
+    for (int i = 0; i < batch.n; i++) {
+      morph__step *s = &batch.v[i];
+      if (s->act == MORPH__ACT_EXPAND)
+        morph__resize_expand_ask(d, s->job);
+      else if (s->act == MORPH__ACT_SHRINK)
+        morph__resize_shrink_send(d, s->job);
+    }
+    morph__batch_start(d, &batch, "start");
+  }
+  morph__batch_free(&batch);
 }
 
 /* Why a decision failed, for the log and the journal: once, and again
@@ -213,9 +259,14 @@ static void decision_failed(morph__daemon *d, int rc, int read, int placed)
 
 int morph__sched_decide(morph__daemon *d)
 {
+  /* Nothing new is decided that the journal cannot hold (it is tried
+   * again here, at most every MORPH__JOURNAL_RETRY_S). */
+  if (!morph__journal_writable(d->journal))
+    return MORPH_EIO;
   morph__backend_view v;
   snap_buf b;
   memset(&b, 0, sizeof b);
+  morph__limits_tick(d);
   int read = morph__backend_read(d->be, &v);
   int rc = read == MORPH_OK ? build(d, &v, &b) : read;
   d->acts.n = 0;
@@ -235,10 +286,8 @@ int morph__sched_decide(morph__daemon *d)
   }
   if (rc == MORPH_OK && d->acts.n > 0) {
     int *issued = calloc((size_t)d->acts.n, sizeof *issued);
-    morph__journal_begin(d->journal);
     if (issued)
       carry_out(d, &b, issued);
-    morph__journal_commit(d->journal);
     free(issued);
   }
   d->decisions++;

@@ -4,6 +4,7 @@
  * start next to a live morphd.
  */
 #include <errno.h>
+#include <grp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/safedir.h"
 #include "morph/error.h"
 #include "rms/morphd.h"
 
@@ -24,29 +26,85 @@ __attribute__((format(printf, 3, 4))) static int fail(morph__daemon *d, int rc, 
   return rc;
 }
 
+/* The folder holding path (a socket or journal named apart from the
+ * state folder) must be ours too. */
+static int parent_own(morph__daemon *d, const char *path)
+{
+  char dir[PATH_MAX], err[512];
+  snprintf(dir, sizeof dir, "%s", path);
+  char *slash = strrchr(dir, '/');
+  if (!slash)
+    snprintf(dir, sizeof dir, ".");
+  else
+    slash[slash == dir] = '\0'; /* "/x" is in "/" */
+  struct stat st;
+  if (stat(dir, &st) == 0 && st.st_uid == 0 && !(st.st_mode & (S_IWGRP | S_IWOTH)))
+    return MORPH_OK; /* root's own folder, such as /run */
+  int rc = morph__dir_own(dir, 0700, err, sizeof err);
+  return rc == MORPH_OK ? MORPH_OK : fail(d, rc, "%s", err);
+}
+
+/* A checkpoint folder is shared by the jobs of every user: a real folder
+ * that others may write in only if it is sticky (as /tmp), so that nobody
+ * replaces another's checkpoint. */
+static int checkpoint_dir_ok(morph__daemon *d, const char *dir)
+{
+  struct stat st;
+  if (lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+    return fail(d, MORPH_EINVAL, "--checkpoint-dir %s: not a folder (a symbolic link is not "
+                "taken)", dir);
+  if ((st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX))
+    return fail(d, MORPH_EINVAL, "--checkpoint-dir %s: everyone may write in it but it is not "
+                "sticky (chmod +t): anyone could replace another user's checkpoint", dir);
+  return MORPH_OK;
+}
+
 static int paths(morph__daemon *d)
 {
   const morph__daemon_opts *o = &d->opt;
-  if (mkdir(o->dir, 0700) != 0 && errno != EEXIST)
-    return fail(d, MORPH_EIO, "cannot create %s: %s", o->dir, strerror(errno));
+  char err[512];
+  /* 0711: other users reach the socket and their jobs' outputs inside,
+   * but can neither list nor write anything. */
+  int rc = morph__dir_own(o->dir, 0711, err, sizeof err);
   snprintf(d->outdir, sizeof d->outdir, "%s/jobs", o->dir);
-  if (mkdir(d->outdir, 0755) != 0 && errno != EEXIST)
-    return fail(d, MORPH_EIO, "cannot create %s: %s", d->outdir, strerror(errno));
-  struct stat st;
-  if (o->checkpoint_dir && (stat(o->checkpoint_dir, &st) != 0 || !S_ISDIR(st.st_mode)))
-    return fail(d, MORPH_EINVAL, "--checkpoint-dir %s: not a folder", o->checkpoint_dir);
+  if (rc == MORPH_OK)
+    rc = morph__dir_own(d->outdir, 0711, err, sizeof err);
+  if (rc != MORPH_OK)
+    return fail(d, rc, "%s", err);
+  if (o->checkpoint_dir && checkpoint_dir_ok(d, o->checkpoint_dir) != MORPH_OK)
+    return MORPH_EINVAL;
   int n = o->socket ? snprintf(d->sock, sizeof d->sock, "%s", o->socket)
                     : snprintf(d->sock, sizeof d->sock, "%s/morphd.sock", o->dir);
   if (n < 0 || (size_t)n >= sizeof d->sock)
     return fail(d, MORPH_EINVAL, "socket path too long (at most 107 bytes): %s", o->dir);
+  if (o->socket && !morph__addr_is_tcp(o->socket) && parent_own(d, o->socket) != MORPH_OK)
+    return MORPH_EINVAL;
   if (o->journal)
     snprintf(d->jpath, sizeof d->jpath, "%s", o->journal);
   else
     snprintf(d->jpath, sizeof d->jpath, "%s/journal.db", o->dir);
+  if (o->journal && parent_own(d, o->journal) != MORPH_OK)
+    return MORPH_EINVAL;
+  rc = morph__file_own(d->jpath, err, sizeof err);
+  return rc == MORPH_OK ? MORPH_OK : fail(d, rc, "%s", err);
+}
+
+/* Members of opt.admin_group act on every job. */
+static int admin_group(morph__daemon *d)
+{
+  d->admin_gid = (gid_t)-1;
+  if (!d->opt.admin_group)
+    return MORPH_OK;
+  struct group gr, *res = NULL;
+  char buf[4096];
+  if (getgrnam_r(d->opt.admin_group, &gr, buf, sizeof buf, &res) != 0 || !res)
+    return fail(d, MORPH_EINVAL, "--admin-group %s: no such group", d->opt.admin_group);
+  d->admin_gid = res->gr_gid;
   return MORPH_OK;
 }
 
-/* The policy when none is named. On Slurm, rdmr: Slurm starts its queue
+/* The policy when none is named: mdmr on EASY, the default of morph sim
+ * too (docs/policy-evaluation.md). On Slurm, rdmr: Slurm starts its queue
  * in priority order and grants an expander only nodes no higher-priority
  * job waits for, so morph jobs grow only with units no waiting job (foreign
  * or morph's) needs, and several grown jobs shrink back to their preferred
@@ -56,7 +114,7 @@ static int paths(morph__daemon *d)
  * only: the foreign jobs waited 18 % longer with morph (docs/slurm.md). */
 static const char *default_policy(const char *backend)
 {
-  return backend && !strcmp(backend, "slurm") ? "rdmr+easy" : "dmr+easy";
+  return backend && !strcmp(backend, "slurm") ? "rdmr+easy" : "mdmr+easy";
 }
 
 static int backend_and_policy(morph__daemon *d)
@@ -124,6 +182,13 @@ static int another_daemon(const char *sock)
   return 1;
 }
 
+/* A running job the journal holds without a pid: morphd stopped between
+ * journaling its start and journaling its morph run's pid. */
+static int unstarted(const morph__daemon *d, const morph__job *job)
+{
+  return job->state == MORPH__J_RUNNING && job->pid <= 0 && morph__backend_starts_jobs(d->be);
+}
+
 static int load_one(void *ctx, morph__job *job)
 {
   morph__daemon *d = ctx;
@@ -133,30 +198,50 @@ static int load_one(void *ctx, morph__job *job)
     return MORPH_ENOMEM;
   }
   *j = *job;
-  /* After a restart no relay is connected yet. */
-  j->adopted = j->state == MORPH__J_RUNNING;
+  /* After a restart no relay is connected yet. A job that may never
+   * have started is new until its start marker says otherwise. */
+  j->adopted = j->state == MORPH__J_RUNNING && !unstarted(d, j);
   j->conn = -1;
-  j->ready = j->state == MORPH__J_RUNNING;
+  j->ready = j->adopted;
   return morph__job_add(d, j);
 }
 
+/* Starts that waited for a shrink which is over (morphd stopped after
+ * journaling its release, before starting them) go back to the queue. */
+static void requeue_orphans(morph__daemon *d)
+{
+  for (int i = 0; i < d->njobs; i++) {
+    int id = d->jobs[i]->state == MORPH__J_STARTING ? d->jobs[i]->rz_id : 0, live = 0;
+    for (int k = 0; id && k < d->njobs; k++)
+      live |= d->jobs[k]->state == MORPH__J_RUNNING && d->jobs[k]->rz_id == id;
+    if (id && !live)
+      morph__jobs_requeue(d, id, "was over when morphd restarted");
+  }
+}
+
 /* The backend books again what the journal's live jobs hold, and the
- * resizes they had in flight go on. */
+ * resizes they had in flight go on. A running job without a pid is
+ * started (again): its start marker tells the backend whether it got as
+ * far as its morph run, which is then taken on, not started twice. */
 static int adopt(morph__daemon *d)
 {
   char err[256];
   for (int i = 0; i < d->njobs; i++) {
     morph__job *job = d->jobs[i];
-    if (job->state != MORPH__J_RUNNING && job->state != MORPH__J_STARTING)
+    if ((job->state != MORPH__J_RUNNING && job->state != MORPH__J_STARTING) || unstarted(d, job))
       continue;
     int rc = morph__backend_adopt(d->be, job, err, sizeof err);
     if (rc != MORPH_OK)
       return fail(d, rc, "%s", err);
   }
   morph__journal_begin(d->journal);
+  requeue_orphans(d);
+  for (int i = 0; i < d->njobs; i++)
+    if (unstarted(d, d->jobs[i]))
+      morph__start_act(d, d->jobs[i], 0, "restart");
+  morph__journal_commit(d->journal);
   for (int i = 0; i < d->njobs; i++)
     morph__resize_resume(d, d->jobs[i]);
-  morph__journal_commit(d->journal);
   return MORPH_OK;
 }
 
@@ -195,6 +280,7 @@ static int journal(morph__daemon *d)
   int rc = morph__journal_open(d->jpath, 0, &d->journal, err, sizeof err);
   if (rc != MORPH_OK)
     return fail(d, rc, "%s", err);
+  morph__journal_set_log(d->journal, &d->log);
   morph__backend_view v;
   rc = morph__backend_read(d->be, &v);
   if (rc != MORPH_OK)
@@ -210,14 +296,29 @@ static int journal(morph__daemon *d)
   return rc == MORPH_OK ? adopt(d) : rc;
 }
 
+/* Every local user may connect (0666): what each may do is decided per
+ * request from the kernel's word on who it is (access.c), as slurmctld's
+ * port is open to every user and each RPC carries its credential. */
+static int listen_on(morph__daemon *d)
+{
+  int rc = morph__listener_open(&d->listener, d->sock, 1);
+  if (rc != MORPH_OK)
+    return fail(d, rc, "cannot listen on %s: %s", d->sock, morph_strerror(rc));
+  if (!morph__addr_is_tcp(d->sock) && chmod(d->sock, 0666) != 0)
+    return fail(d, MORPH_EIO, "cannot open %s to every user: %s", d->sock, strerror(errno));
+  return MORPH_OK;
+}
+
 int morph__daemon_init(morph__daemon *d, const morph__daemon_opts *opt)
 {
   memset(d, 0, sizeof *d);
   d->opt = *opt;
   d->log = (morph__sayer){.prog = "morphd", .verbose = opt->verbose, .stamp = 1};
-  d->listen_fd = -1;
+  d->listener.fd = d->listener.reserve = -1;
   d->next_job = 1;
   int rc = paths(d);
+  if (rc == MORPH_OK)
+    rc = admin_group(d);
   if (rc == MORPH_OK)
     rc = backend_and_policy(d);
   if (rc == MORPH_OK)
@@ -228,8 +329,8 @@ int morph__daemon_init(morph__daemon *d, const morph__daemon_opts *opt)
     rc = journal(d);
   if (rc == MORPH_OK && (rc = morph__health_init(d)) != MORPH_OK)
     fail(d, rc, "heartbeats: %s", morph_strerror(rc));
-  if (rc == MORPH_OK && (d->listen_fd = morph__listen(d->sock)) < 0)
-    rc = fail(d, d->listen_fd, "cannot listen on %s: %s", d->sock, morph_strerror(d->listen_fd));
+  if (rc == MORPH_OK)
+    rc = listen_on(d);
   if (rc != MORPH_OK)
     return rc;
   for (int i = 0; i < MORPH__MAX_CLIENTS; i++)

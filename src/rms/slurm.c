@@ -131,6 +131,7 @@ static void unfit(const slurm_job_info_t *j, int size, int nodes, char *why, siz
 
 static void fill_job(morph__job *job, const slurm_job_info_t *j)
 {
+  job->uid = (uid_t)j->user_id, job->gid = (gid_t)j->group_id;
   if (!job->name[0] && j->name)
     snprintf(job->name, sizeof job->name, "%s", j->name);
   job->submit = (double)j->submit_time;

@@ -60,6 +60,15 @@ static void activity(const morph__job *j, char *buf, size_t size)
     unit_note(j, buf, size);
 }
 
+/* What only the job's owner and the administrators see. */
+static void hide_details(json_t *o)
+{
+  const char *keys[] = {"name", "program", "out", "err", "note"};
+  for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+    json_object_set_new(o, keys[k], json_string(""));
+  json_object_set_new(o, "hidden", json_true());
+}
+
 static json_t *job_json(const morph__backend_view *v, const morph__job *j)
 {
   char at[256], act[96];
@@ -79,6 +88,7 @@ static json_t *job_json(const morph__backend_view *v, const morph__job *j)
                    (json_int_t)j->iteration, "iter_time", j->iter_time, "mpi_time", j->mpi_time,
                    "exit_status", j->exit_status, "note", j->note, "out", j->out ? j->out : "",
                    "err", j->err ? j->err : ""));
+  json_object_set_new(o, "uid", json_integer(j->uid == (uid_t)-1 ? -1 : (json_int_t)j->uid));
   return o;
 }
 
@@ -99,7 +109,7 @@ static int wanted(const morph__daemon *d, int k, json_t *ids, int all)
   return later < RECENT_FINISHED;
 }
 
-json_t *morph__cli_status(morph__daemon *d, json_t *req)
+json_t *morph__cli_status(morph__daemon *d, int i, json_t *req)
 {
   int all = json_is_true(json_object_get(req, "all"));
   json_t *ids = json_object_get(req, "ids");
@@ -117,8 +127,12 @@ json_t *morph__cli_status(morph__daemon *d, json_t *req)
   }
   for (int k = 0; k < d->njobs; k++) {
     counts[d->jobs[k]->state]++;
-    if (wanted(d, k, ids, all))
-      json_array_append_new(jobs, job_json(&v, d->jobs[k]));
+    if (!wanted(d, k, ids, all))
+      continue;
+    json_t *o = job_json(&v, d->jobs[k]);
+    if (!morph__access_job(d, i, d->jobs[k]))
+      hide_details(o);
+    json_array_append_new(jobs, o);
   }
   json_t *c = json_object();
   for (int s = 0; s < MORPH__J_STATE_COUNT; s++)

@@ -16,7 +16,9 @@ int morph__sim_start(morph_sim *sim, int job)
   sim->st.starts++;
   sim->dirty = 1;
   int rc = morph__seg_push(j, sim->now, j->size);
-  return rc ? rc : morph__sim_schedule_end(sim, job);
+  if (!rc)
+    rc = morph__sim_schedule_end(sim, job);
+  return rc ? rc : morph__sim_limit_start(sim, job);
 }
 
 /* A node leaves its owner: to the job a shrink promised it to, else free. */
@@ -50,6 +52,7 @@ static int on_end(morph_sim *sim, int job)
   morph__sjob *j = &sim->jobs[job];
   j->state = J_DONE;
   j->end = sim->now;
+  j->gen++; /* a job killed at its limit may still have a POINT or an END queued */
   remove_running(sim, job);
   sim->ndone++;
   /* An expansion still waiting for its point never happens: its booked
@@ -74,6 +77,7 @@ static int on_point(morph_sim *sim, int job)
   j->rstate = R_RECONF;
   j->gen++; /* no END while the job reconfigures */
   j->rate = 0;
+  morph__sim_limit_pause(sim, job);
   double cost = morph_sim_reconf_cost(&sim->cfg, &j->w->model, j->size, j->target);
   return morph__sim_push(sim, sim->now + cost, EV_RESIZED, job);
 }
@@ -89,6 +93,7 @@ static int contains(const int *v, int n, int x)
 static int on_resized(morph_sim *sim, int job)
 {
   morph__sjob *j = &sim->jobs[job];
+  int from = j->size;
   if (j->target > j->size) {
     memcpy(j->nodes + j->nn, j->delta, (size_t)j->nd * sizeof *j->delta);
     j->nn += j->nd;
@@ -110,7 +115,25 @@ static int on_resized(morph_sim *sim, int job)
   j->resizes++;
   sim->dirty = 1;
   int rc = morph__seg_push(j, sim->now, j->size);
-  return rc ? rc : morph__sim_schedule_end(sim, job);
+  if (!rc)
+    rc = morph__sim_schedule_end(sim, job);
+  return rc ? rc : morph__sim_limit_resized(sim, job, from);
+}
+
+/* A job still running at its limit is killed there (Slurm's TIMEOUT),
+ * unless what is left is rounding: a job whose limit is its run time
+ * ends, it is not killed a nanosecond before. */
+static int on_limit(morph_sim *sim, int job)
+{
+  morph__sjob *j = &sim->jobs[job];
+  if (j->state != J_RUNNING)
+    return MORPH_OK;
+  morph__sim_advance(sim, j);
+  if ((1.0 - j->done) * morph_model_time(&j->w->model, j->size) > 1e-6) {
+    j->killed = 1;
+    sim->st.timeouts++;
+  }
+  return on_end(sim, job);
 }
 
 static int on_submit(morph_sim *sim, int job)
@@ -134,6 +157,8 @@ int morph__sim_handle(morph_sim *sim, const morph__ev *ev)
     return on_submit(sim, ev->job);
   if (ev->type == EV_TICK)
     return MORPH_OK;
+  if (ev->type == EV_LIMIT)
+    return ev->gen == sim->jobs[ev->job].lgen ? on_limit(sim, ev->job) : MORPH_OK;
   if (ev->gen != sim->jobs[ev->job].gen)
     return MORPH_OK; /* superseded */
   if (ev->type == EV_END)

@@ -56,6 +56,6 @@ void morph__heap_free(morph__heap *h)
 
 int morph__sim_push(morph_sim *sim, double t, int type, int job)
 {
-  uint32_t gen = job >= 0 ? sim->jobs[job].gen : 0;
+  uint32_t gen = job < 0 ? 0 : type == EV_LIMIT ? sim->jobs[job].lgen : sim->jobs[job].gen;
   return morph__heap_push(&sim->heap, (morph__ev){t, sim->seq++, type, job, gen});
 }

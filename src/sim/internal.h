@@ -4,13 +4,14 @@
 
 #include "morph/sim.h"
 
-enum morph__ev_type { EV_SUBMIT, EV_POINT, EV_RESIZED, EV_END, EV_TICK };
+enum morph__ev_type { EV_SUBMIT, EV_POINT, EV_RESIZED, EV_END, EV_TICK, EV_LIMIT };
 
 typedef struct morph__ev {
   double t;
   uint64_t seq;   /* insertion order: ties break the same way every run */
   int type, job;
-  uint32_t gen;   /* END/POINT/RESIZED are stale when the job's gen moved */
+  uint32_t gen;   /* END/POINT/RESIZED are stale when the job's gen moved,
+                     LIMIT when its lgen did */
 } morph__ev;
 
 typedef struct morph__heap {
@@ -39,6 +40,11 @@ typedef struct morph__sjob {
   double done, last_t, rate;
   double start, end, last_change;
   uint32_t gen;
+  double limit;           /* time limit in s at the reference size; 0: none */
+  double limit_end;       /* running: when it is killed (limit.c) */
+  double pause_from;      /* R_RECONF: when the pause began */
+  uint32_t lgen;          /* its LIMIT events */
+  int killed;             /* ended at its limit */
   morph_seg *seg;
   size_t nseg, segcap;
   int resizes;
@@ -71,13 +77,15 @@ struct morph_sim {
   int dirty;               /* something changed since the last decision */
   double next_tick;        /* time of the scheduled tick, < 0 if none */
   double wake;             /* earliest end of a resize inhibitor */
+  morph_sim_estimates est; /* the mode of this run (limit.c) */
   morph_sim_stats st;
 };
 
 /* The simulator's files call downwards only, in this order: sim.c (object,
  * loop) -> decide.c (a decision and its actions) -> events.c (job events)
- * -> snapshot.c (the policy's view) -> job.c (progress, cost) -> heap.c
- * (event queue); fail.c (the message) is used by all. */
+ * -> snapshot.c (the policy's view) -> limit.c (estimates and time
+ * limits) -> job.c (progress, cost) -> heap.c (event queue); fail.c (the
+ * message) is used by all. */
 
 /* fail.c: sets the message of the last failure and returns err. */
 int morph__sim_fail(morph_sim *sim, int err, const char *fmt, ...)
@@ -90,6 +98,16 @@ int morph__sim_push(morph_sim *sim, double t, int type, int job);
 void morph__sim_advance(morph_sim *sim, morph__sjob *j);
 int morph__sim_schedule_end(morph_sim *sim, int job);
 int morph__seg_push(morph__sjob *j, double t, int size);
+
+/* limit.c: the run's estimate mode and every job's limit (setup); a
+ * job's limit at start, while a resize pauses it and after; the estimates
+ * the policy sees. */
+void morph__sim_limits_setup(morph_sim *sim);
+int morph__sim_limit_start(morph_sim *sim, int job);
+void morph__sim_limit_pause(morph_sim *sim, int job);
+int morph__sim_limit_resized(morph_sim *sim, int job, int from);
+double morph__sim_estimate_pending(const morph_sim *sim, const morph__sjob *j);
+double morph__sim_estimate_running(const morph_sim *sim, const morph__sjob *j);
 
 /* snapshot.c: the queue's entries follow submissions and starts; the rest
  * of the snapshot is rebuilt for every decision. */

@@ -11,7 +11,7 @@ void morph_sim_config_init(morph_sim_config *cfg)
 {
   memset(cfg, 0, sizeof *cfg);
   cfg->nodes = 128;
-  cfg->policy = "dmr+fcfs";
+  cfg->policy = "mdmr+easy";
   cfg->placement = "firstfit";
   morph_policy_params_default(&cfg->params);
   cfg->params.sizes = MORPH_POLICY_SIZES_FACTOR;
@@ -21,14 +21,38 @@ void morph_sim_config_init(morph_sim_config *cfg)
   cfg->bandwidth = 1e10;
   cfg->impossible = MORPH_IMPOSSIBLE_SKIP;
   cfg->queue_depth = 500;
+  cfg->estimates = MORPH_SIM_EST_REQUESTED;
+  cfg->estimate_factor = 1.0;
+}
+
+int morph_sim_estimates_parse(const char *text, morph_sim_estimates *mode, double *factor)
+{
+  char *end;
+  if (!text || !mode || !factor)
+    return MORPH_EINVAL;
+  if (!strcmp(text, "requested") || !strcmp(text, "exact")) {
+    *mode = text[0] == 'r' ? MORPH_SIM_EST_REQUESTED : MORPH_SIM_EST_EXACT;
+    *factor = 1.0;
+    return MORPH_OK;
+  }
+  if (strncmp(text, "f=", 2) != 0)
+    return MORPH_EINVAL;
+  double k = strtod(text + 2, &end);
+  if (end == text + 2 || *end || !(k >= 1) || k > 1e6)
+    return MORPH_EINVAL;
+  *mode = MORPH_SIM_EST_FACTOR;
+  *factor = k;
+  return MORPH_OK;
 }
 
 int morph_sim_config_check(const morph_sim_config *c, char *buf, size_t len)
 {
   if (c->nodes < 1 || !(c->interval > 0) || c->expand_cost < 0 || c->shrink_cost < 0 ||
-      !(c->bandwidth > 0) || c->queue_depth < 0)
+      !(c->bandwidth > 0) || c->queue_depth < 0 || (unsigned)c->estimates > MORPH_SIM_EST_FACTOR ||
+      !(c->estimate_factor >= 1))
     return snprintf(buf, len, "simulator: need nodes >= 1, interval > 0, costs >= 0, "
-                              "bandwidth > 0, queue depth >= 0"), MORPH_EINVAL;
+                              "bandwidth > 0, queue depth >= 0, estimates requested, exact "
+                              "or f=K with K >= 1"), MORPH_EINVAL;
   int rc = morph_policy_create_error(c->policy, &c->params, buf, len);
   return rc ? rc : morph_place_create_error(c->placement, c->place_params, c->nplace_params, buf, len);
 }
@@ -166,6 +190,8 @@ static int setup_run(morph_sim *sim, const morph_workload *wl)
     init_job(&sim->jobs[i], &wl->jobs[i], sim->cfg.nodes);
     rc = morph__sim_push(sim, wl->jobs[i].submit, EV_SUBMIT, (int)i);
   }
+  if (!rc)
+    morph__sim_limits_setup(sim);
   return rc;
 }
 
@@ -238,11 +264,11 @@ static int step(morph_sim *sim, int *tick)
   return rc ? rc : schedule_tick(sim);
 }
 
-static morph_job_state record_state(int s)
+static morph_job_state record_state(const morph__sjob *j)
 {
-  if (s == J_DONE)
-    return MORPH_JOB_COMPLETED;
-  return s == J_SKIPPED ? MORPH_JOB_SKIPPED : MORPH_JOB_UNFINISHED;
+  if (j->state == J_DONE)
+    return j->killed ? MORPH_JOB_FAILED : MORPH_JOB_COMPLETED;
+  return j->state == J_SKIPPED ? MORPH_JOB_SKIPPED : MORPH_JOB_UNFINISHED;
 }
 
 /* One record per job, and one per input record the loader skipped (SWF:
@@ -252,7 +278,7 @@ static int add_records(morph_sim *sim, morph_report *rep)
   int rc = MORPH_OK;
   for (size_t i = 0; i < sim->njobs && !rc; i++) {
     const morph__sjob *j = &sim->jobs[i];
-    morph_job_record r = {j->w->name, j->w->app, j->w->kind, record_state(j->state),
+    morph_job_record r = {j->w->name, j->w->app, j->w->kind, record_state(j),
                           j->w->submit, j->start, j->end, j->nseg, j->seg, j->resizes};
     rc = morph_report_add(rep, &r);
   }

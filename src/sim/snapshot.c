@@ -27,8 +27,7 @@ void morph__sim_pending_add(morph_sim *sim, int job)
   memset(p, 0, sizeof *p);
   p->id = job;
   job_limits(j, p);
-  /* Estimates are exact: the longest run the request allows. */
-  p->walltime = morph_model_time(&j->w->model, j->req_min);
+  p->walltime = morph__sim_estimate_pending(sim, j);
   sim->pending[sim->npend++] = job;
 }
 
@@ -42,12 +41,6 @@ void morph__sim_pending_remove(morph_sim *sim, int job)
     memmove(sim->ppend + i, sim->ppend + i + 1, (sim->npend - i - 1) * sizeof *sim->ppend);
   }
   sim->npend -= i < sim->npend;
-}
-
-/* Remaining time at the current size, as EASY needs for its reservation. */
-static double remaining(const morph__sjob *j)
-{
-  return (1.0 - j->done) * morph_model_time(&j->w->model, j->size);
 }
 
 /* What libmorph measures on a real job (MPI time over loop time, paper
@@ -83,7 +76,7 @@ static void fill_running(morph_sim *sim)
     p->resizing = j->rstate != R_NONE;
     /* rdmr counts the nodes of a shrink in flight as soon free. */
     p->resize_to = j->rstate != R_NONE ? j->target : 0;
-    p->walltime = sim->now - j->start + remaining(j);
+    p->walltime = morph__sim_estimate_running(sim, j);
     measure(j, p);
   }
 }

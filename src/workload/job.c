@@ -1,4 +1,5 @@
 /* Workload objects: jobs, kinds, the list and its checks. */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,6 +121,9 @@ int morph__wjob_validate(const morph_wjob *job, char *why, size_t len)
   if (!morph_job_kind_moldable(job->kind) && job->req_min != job->req_max)
     return snprintf(why, len, "request: a %s job is submitted rigid (one size), got %d-%d",
                     morph_job_kind_name(job->kind), job->req_min, job->req_max), MORPH_EINVAL;
+  if (!(job->walltime >= 0) || job->walltime > MORPH_WORKLOAD_TIME_MAX)
+    return snprintf(why, len, "walltime: must be a time in 0..%g s (0: none)",
+                    MORPH_WORKLOAD_TIME_MAX), MORPH_EINVAL;
   char mwhy[160];
   if (morph_model_check(&job->model, mwhy, sizeof mwhy) != MORPH_OK)
     return snprintf(why, len, "model: %s", mwhy), MORPH_EINVAL;
@@ -239,6 +243,10 @@ size_t morph_workload_cap_sizes(morph_workload *wl, int max_size)
     if (j->req_max > max_size && cut++ == 0)
       morph__wl_fail(wl, MORPH_OK, "%s (line %d) asked for %d units", j->name, j->line,
                      j->req_max);
+    /* Its limit was for the size it asked for: at the cut size it runs
+     * longer, at most by the ratio of sizes. */
+    if (j->req_max > max_size && j->walltime > 0)
+      j->walltime = fmin(j->walltime * j->req_max / max_size, MORPH_WORKLOAD_TIME_MAX);
     j->req_min = cap(j->req_min, max_size);
     j->req_max = cap(j->req_max, max_size);
     j->max = cap(j->max, max_size);

@@ -259,7 +259,7 @@ static int parse_head(jctx *c, json_t *o, morph_wjob *job)
 static int parse_job(jctx *c, json_t *o, morph_wjob *job, char ***argv, char *matrix)
 {
   static const char *const keys[] = {"name", "submit", "kind", "app", "request", "min", "max",
-                                     "pref", "args", "model", "matrix", NULL};
+                                     "pref", "args", "model", "matrix", "walltime", NULL};
   if (!json_is_object(o))
     return field_fail(c, "", "expected an object%s", NULL);
   int rc = check_keys(c, o, keys);
@@ -271,6 +271,8 @@ static int parse_job(jctx *c, json_t *o, morph_wjob *job, char ***argv, char *ma
     rc = get_int(c, o, "max", &job->max);
   if (!rc)
     rc = get_int(c, o, "pref", &job->pref);
+  if (!rc)
+    rc = get_num(c, o, "walltime", &job->walltime);
   json_t *v;
   if (!rc && (v = json_object_get(o, "args")))
     rc = parse_args(c, v, job, argv);
@@ -451,6 +453,8 @@ static json_t *job_json(const morph_wjob *j)
   json_object_set_new(o, "model", model_json(&j->model));
   if (j->matrix)
     json_object_set_new(o, "matrix", json_string(j->matrix));
+  if (j->walltime > 0)
+    json_object_set_new(o, "walltime", json_real(j->walltime));
   return o;
 }
 

@@ -57,6 +57,7 @@ void morph_lublin_options_init(morph_lublin_options *opt)
   opt->interactive = 1;
   opt->max_runtime = exp(12.0);
   opt->serial = 0.05;
+  opt->estimates = 1;
 }
 
 int morph_lublin_options_shape(morph_lublin_options *opt, const char *shape)
@@ -240,18 +241,6 @@ static int reach_load(morph_workload *wl, const morph_lublin_options *o)
   return draw(wl, o, exp(best));
 }
 
-double morph_workload_offered_load(const morph_workload *wl, int nodes)
-{
-  double work = 0, first = INFINITY, last = 0;
-  for (size_t i = 0; wl && i < wl->njobs; i++) {
-    const morph_wjob *j = &wl->jobs[i];
-    work += morph_model_time(&j->model, j->req_max) * j->req_max;
-    first = j->submit < first ? j->submit : first;
-    last = j->submit > last ? j->submit : last;
-  }
-  return nodes > 0 && last > first ? work / (nodes * (last - first)) : 0;
-}
-
 int morph_workload_generate_lublin(morph_workload *wl, const morph_lublin_options *opt)
 {
   morph_lublin_options def;
@@ -265,6 +254,10 @@ int morph_workload_generate_lublin(morph_workload *wl, const morph_lublin_option
     return morph__wl_fail(wl, MORPH_EINVAL, "lublin: need njobs >= 2, 1 <= nodes <= 1e6, "
                           "load >= 0, 2 <= max_runtime <= 1e9, serial in [0, 1]");
   int rc = opt->load > 0 ? reach_load(wl, opt) : draw(wl, opt, 1.0);
+  /* Users' requests, after the load: the model draws them from the run
+   * times, which the load does not change. */
+  if (!rc && opt->estimates)
+    rc = morph_workload_estimates_tsafrir(wl, fmax(3600.0, opt->max_runtime), opt->seed);
   if (rc) {
     morph_workload_clear(wl);
     return rc;

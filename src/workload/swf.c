@@ -81,9 +81,11 @@ static int check_range(swf_ctx *c, const double *f, double units)
   char why[96];
   if (f[1] < 0)
     return fail_at(c, 2, "negative", NULL);
-  if (f[1] > MORPH_WORKLOAD_TIME_MAX || f[3] > MORPH_WORKLOAD_TIME_MAX) {
+  if (f[1] > MORPH_WORKLOAD_TIME_MAX || f[3] > MORPH_WORKLOAD_TIME_MAX ||
+      f[8] > MORPH_WORKLOAD_TIME_MAX) {
     snprintf(why, sizeof why, "above the limit of %g s", MORPH_WORKLOAD_TIME_MAX);
-    return fail_at(c, f[1] > MORPH_WORKLOAD_TIME_MAX ? 2 : 4, why, NULL);
+    return fail_at(c, f[1] > MORPH_WORKLOAD_TIME_MAX ? 2 : f[3] > MORPH_WORKLOAD_TIME_MAX ? 4 : 9,
+                   why, NULL);
   }
   if (f[3] > 0 && f[3] < MORPH_WORKLOAD_TIME_MIN) {
     snprintf(why, sizeof why, "below the limit of %g s", MORPH_WORKLOAD_TIME_MIN);
@@ -118,6 +120,9 @@ static void record_to_job(swf_ctx *c, const double *f, int units, morph_wjob *jo
     job->model.data_bytes = MORPH_WORKLOAD_DATA_MAX;
   job->model.iterations = 100;
   job->submit = f[1];
+  /* The request is for the traced size. A job that ran past it was not
+   * killed there, so its limit was at least its run time. */
+  job->walltime = f[8] > 0 ? fmax(f[8], run) : 0;
   job->line = c->line;
   job->app = "swf";
   snprintf(name, 32, "swf-%.0f", f[0]);
@@ -288,12 +293,15 @@ int morph_workload_load_swf(morph_workload *wl, const char *path, const morph_sw
   return MORPH_OK;
 }
 
-static void write_record(FILE *out, long number, double submit, double run, int procs)
+static void write_record(FILE *out, long number, double submit, double run, int procs,
+                         double walltime)
 {
-  /* SWF holds whole seconds: times are rounded (a run time to at least 1). */
+  /* SWF holds whole seconds: times are rounded (a run time to at least 1,
+   * a request up, never below the run time). */
   double r = run > 0 ? fmax(1.0, round(run)) : -1.0;
+  double w = walltime > 0 ? fmax(r, ceil(walltime)) : -1.0;
   fprintf(out, "%ld %.0f -1 %.0f %d -1 -1 %d %.0f -1 %d -1 -1 -1 -1 -1 -1 -1\n", number,
-          floor(submit), r, procs, procs, r, run > 0 ? 1 : 5);
+          floor(submit), r, procs, procs, w, run > 0 ? 1 : 5);
 }
 
 int morph_workload_write_swf(const morph_workload *wl, FILE *out, const char *comment)
@@ -308,11 +316,11 @@ int morph_workload_write_swf(const morph_workload *wl, FILE *out, const char *co
   for (size_t i = 0; i < wl->njobs; i++) {
     const morph_wjob *j = &wl->jobs[i];
     for (; k < wl->skipped && wl->skips[k].submit <= j->submit; k++)
-      write_record(out, (long)(i + k + 1), wl->skips[k].submit, -1, -1);
+      write_record(out, (long)(i + k + 1), wl->skips[k].submit, -1, -1, 0);
     write_record(out, (long)(i + k + 1), j->submit, morph_model_time(&j->model, j->req_max),
-                 j->req_max);
+                 j->req_max, j->walltime);
   }
   for (; k < wl->skipped; k++)
-    write_record(out, (long)(wl->njobs + k + 1), wl->skips[k].submit, -1, -1);
+    write_record(out, (long)(wl->njobs + k + 1), wl->skips[k].submit, -1, -1, 0);
   return ferror(out) ? MORPH_EIO : MORPH_OK;
 }

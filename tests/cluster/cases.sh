@@ -212,7 +212,10 @@ wait_log() {
 line_of() { grep -n "$1" "$D/morphd.log" | head -1 | cut -d: -f1; }
 
 # start_morphd HOSTFILE ARGS...: morphd on the head with HOSTFILE as its
-# pool, its folder in D; stopped with its jobs on the way out.
+# pool, its folder in D; stopped with its jobs on the way out. The cases
+# were written against dmr+easy (a job grows to its maximum in one resize,
+# measured or not), the default before mdmr+easy: they keep it, a case's
+# own --policy comes after and wins.
 start_morphd() {
   local hf=$1
   shift
@@ -220,7 +223,7 @@ start_morphd() {
   eval "$(bash "$C" env)"
   D=${D:-$(mktemp -d /tmp/morph-cluster-test.XXXXXX)}
   MORPH_STEP_TIMEOUT=10 bash "$C" daemon head "$D/morphd.pid" "$D/morphd.log" \
-    "$MORPH" daemon -d "$D" --hostfile "$hf" -i 1 "$@" || fail "morphd did not start"
+    "$MORPH" daemon -d "$D" --hostfile "$hf" -i 1 --policy dmr+easy "$@" || fail "morphd did not start"
   wait_log listening 20 "$(($(grep -c listening "$D/morphd.log" 2>/dev/null) + 1))"
 }
 

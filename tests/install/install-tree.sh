@@ -12,10 +12,18 @@
 #                    built and run the same way
 #   missing-flavour  pkg-config and find_package asked for a flavour that
 #                    was not built fail with the documented messages
-#   deb              cpack -G DEB; the package's control data and contents;
-#                    unpacked into WORK_DIR/deb-root (dpkg -x), the README's
-#                    example built against it with pkg-config and run with
-#                    resizes by the packaged `morph run`
+#   fortran FL       the example in Fortran (minimal.f90, morph_f08) built
+#                    with mpif90 and pkg-config's morph-FL-f08, run the same way
+#   fortran-cmake FL the same built by a CMake project (morph::FL_f08)
+#   python           the example in Python (minimal.py) with the installed
+#                    package (PYTHONPATH=<prefix>/lib/python3/dist-packages)
+#   python-pip       the package built by pip from a copy of src/python
+#                    against the installed tree, then the example with it
+#   deb              cpack -G DEB; the packages' control data and contents
+#                    (morph and python3-morph); unpacked into
+#                    WORK_DIR/deb-root (dpkg -x), the README's example built
+#                    against it with pkg-config and run with resizes by the
+#                    packaged `morph run`, and the Python example likewise
 set -u
 step=$1 build=$2 work=$3 fl=${4:-}
 prefix=$work/prefix
@@ -26,6 +34,9 @@ expect="sum 200000000, expected 200000000, on 3 processes"
 fail() { echo "install-tree $step: $*" >&2; exit 1; }
 
 mpicc_of() { [ "$1" = mpich ] && echo mpicc.mpich || echo mpicc.openmpi; }
+mpif90_of() { [ "$1" = mpich ] && echo mpif90.mpich || echo mpif90.openmpi; }
+# Debian's python3 (its mpi4py), not another one on PATH.
+python=/usr/bin/python3
 
 # Runs the program under the installed launcher with the README's schedule.
 # It must end with the right sum, after at least two resizes that worked; it
@@ -34,7 +45,7 @@ mpicc_of() { [ "$1" = mpich ] && echo mpicc.mpich || echo mpicc.openmpi; }
 # its old size, with correct data).
 run_resized() {
   out=$(LD_LIBRARY_PATH=$prefix/lib timeout 100 "$prefix/bin/morph" run -n 2 \
-        --schedule "$schedule" -- "$1" 2>&1)
+        --schedule "$schedule" -- "$@" 2>&1)
   rc=$?
   printf '%s\n' "$out"
   [ $rc -eq 0 ] || fail "morph run exited with $rc"
@@ -45,6 +56,25 @@ run_resized() {
     printf '%s\n' "$out" | grep -q "^morph run: job .* failed: .*rolled back" ||
     fail "no line '$expect'"
   echo "install-tree $step: ok ($ok resizes)"
+}
+
+# pkgconfig_build MODULE COMPILER SOURCE OUT: the documented compile line
+# with pkg-config's flags of the installed MODULE.
+pkgconfig_build() {
+  export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
+  flags=$(pkg-config --cflags --libs "$1") || fail "pkg-config $1 failed"
+  echo "pkg-config --cflags --libs $1: $flags"
+  # shellcheck disable=SC2086
+  "$2" "$3" $flags -o "$4" || fail "compile failed"
+}
+
+# cmake_project PROJECT DIR SOURCE: configures and builds the out-of-tree
+# project tests/install/PROJECT in DIR against the installed tree.
+cmake_project() {
+  rm -rf "$2"
+  cmake -S "$(dirname "$0")/$1" -B "$2" -DCMAKE_PREFIX_PATH="$prefix" -DMORPH_FLAVOUR="$fl" \
+        -DMORPH_EXAMPLE="$3" > "$2.log" 2>&1 && cmake --build "$2" >> "$2.log" 2>&1 ||
+    { cat "$2.log"; fail "the CMake project $1 did not build"; }
 }
 
 case $step in
@@ -72,6 +102,20 @@ contents)
       fail "libmorph-$fl.so does not export morph_point"
     echo "libmorph-$fl.so: SONAME $soname, $(nm -D --defined-only "$prefix/lib/libmorph-$fl.so" | grep -c ' T ') functions exported"
   done
+  for fl in $MORPH_FORTRAN_FLAVOURS; do
+    for f in lib/libmorph-$fl-f08.so.0 lib/libmorph-$fl-f08.a lib/pkgconfig/morph-$fl-f08.pc \
+             "lib/fortran/$MORPH_FORTRAN_TAG/morph-$fl/morph_f08.mod" \
+             "lib/fortran/$MORPH_FORTRAN_TAG/morph-$fl/morph.mod" share/doc/morph/examples/minimal.f90; do
+      [ -e "$prefix/$f" ] || fail "missing $f"
+    done
+  done
+  if [ -n "$MORPH_PYTHON_FLAVOUR" ]; then
+    for f in lib/python3/dist-packages/morph/__init__.py share/doc/morph/examples/minimal.py \
+             share/doc/morph/python.md share/doc/morph/fortran.md; do
+      [ -e "$prefix/$f" ] || fail "missing $f"
+    done
+    ls "$prefix"/lib/python3/dist-packages/morph/_morph.*.so > /dev/null 2>&1 || fail "no extension _morph"
+  fi
   echo "install-tree contents: ok" ;;
 systemd-unit)
   # morphd's unit names the configured prefix's bin/; checked here against
@@ -86,20 +130,27 @@ systemd-unit)
     fail "systemd-analyze verify morphd-slurm.service"
   echo "install-tree systemd-unit: systemd-analyze verify found nothing" ;;
 pkgconfig)
-  export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
-  flags=$(pkg-config --cflags --libs "morph-$fl") || fail "pkg-config morph-$fl failed"
-  echo "pkg-config --cflags --libs morph-$fl: $flags"
-  # shellcheck disable=SC2086
-  "$(mpicc_of "$fl")" "$example" $flags -o "$work/app-pc.$fl" || fail "compile failed"
+  pkgconfig_build "morph-$fl" "$(mpicc_of "$fl")" "$example" "$work/app-pc.$fl"
   run_resized "$work/app-pc.$fl" ;;
 cmake)
-  src=$(dirname "$0")/project
-  rm -rf "$work/cmake-$fl"
-  cmake -S "$src" -B "$work/cmake-$fl" -DCMAKE_PREFIX_PATH="$prefix" -DMORPH_FLAVOUR="$fl" \
-        -DMORPH_EXAMPLE="$example" > "$work/cmake-$fl.log" 2>&1 &&
-    cmake --build "$work/cmake-$fl" >> "$work/cmake-$fl.log" 2>&1 ||
-    { cat "$work/cmake-$fl.log"; fail "the CMake project did not build"; }
+  cmake_project project "$work/cmake-$fl" "$example"
   run_resized "$work/cmake-$fl/app" ;;
+fortran)
+  pkgconfig_build "morph-$fl-f08" "$(mpif90_of "$fl")" "${example%.c}.f90" "$work/app-f.$fl"
+  run_resized "$work/app-f.$fl" ;;
+fortran-cmake)
+  cmake_project project-fortran "$work/cmake-f-$fl" "${example%.c}.f90"
+  run_resized "$work/cmake-f-$fl/app" ;;
+python)
+  PYTHONPATH=$prefix/lib/python3/dist-packages run_resized "$python" "${example%.c}.py" ;;
+python-pip)
+  # A copy: pip builds inside the folder it is given.
+  rm -rf "$work/pysrc" "$work/pip" && cp -r "$(dirname "$0")/../../src/python" "$work/pysrc" ||
+    fail "cannot copy src/python"
+  (cd "$work" && PKG_CONFIG_PATH=$prefix/lib/pkgconfig "$python" -m pip install --no-build-isolation \
+     --no-index --target "$work/pip" ./pysrc > "$work/pip.log" 2>&1) ||
+    { cat "$work/pip.log"; fail "pip install failed"; }
+  PYTHONPATH=$work/pip run_resized "$python" "${example%.c}.py" ;;
 missing-flavour)
   msg=$(PKG_CONFIG_PATH=$prefix/lib/pkgconfig pkg-config --cflags --libs morph-impi 2>&1) &&
     fail "pkg-config found a flavour that was not built"
@@ -117,6 +168,13 @@ deb)
   (cd "$build" && cpack -G DEB -B "$work/deb" > "$work/deb/cpack.log" 2>&1) ||
     { cat "$work/deb/cpack.log"; fail "cpack failed"; }
   deb=$(ls "$work"/deb/morph_*.deb) || fail "no morph_*.deb"
+  if [ -n "$MORPH_PYTHON_FLAVOUR" ]; then
+    pydeb=$(ls "$work"/deb/python3-morph_*.deb) || fail "no python3-morph_*.deb"
+    dpkg-deb --field "$pydeb" Package Version Depends
+    dpkg-deb --field "$pydeb" Depends | grep -q "python3-mpi4py, python3-numpy" || fail "python3-morph: Depends"
+    dpkg-deb --contents "$pydeb" | grep -q " ./usr/lib/python3/dist-packages/morph/__init__.py" ||
+      fail "python3-morph: no morph/__init__.py"
+  fi
   dpkg-deb --field "$deb" Package Version Depends
   dpkg-deb --field "$deb" Depends | grep -q "openmpi-bin | mpich" || fail "no launcher dependency"
   for fl in $MORPH_FLAVOURS; do
@@ -136,6 +194,10 @@ deb)
     fail "pkg-config morph-$fl from the package failed"
   # shellcheck disable=SC2086
   "$(mpicc_of "$fl")" "$example" $flags -o "$work/deb/app.$fl" || fail "compile failed"
-  run_resized "$work/deb/app.$fl" ;;
+  run_resized "$work/deb/app.$fl"
+  if [ -n "$MORPH_PYTHON_FLAVOUR" ]; then
+    dpkg -x "$pydeb" "$work/deb-root" || fail "dpkg -x python3-morph failed"
+    PYTHONPATH=$prefix/lib/python3/dist-packages run_resized "$python" "${example%.c}.py"
+  fi ;;
 *) fail "unknown step" ;;
 esac

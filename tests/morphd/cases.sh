@@ -6,12 +6,6 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib/morphd-case.sh" morphd-test
 
-fail() {
-  echo "FAIL: $*"
-  [ -f "$T/morphd.log" ] && { echo "--- morphd log"; tail -40 "$T/morphd.log"; }
-  exit 1
-}
-
 q() { "$QUERY" "$D/journal.db" "$1"; }
 
 # wait_for SECONDS SQL EXPECTED: polls the journal until SQL prints EXPECTED.

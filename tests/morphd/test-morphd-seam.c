@@ -21,6 +21,7 @@
 
 #include "morph/error.h"
 #include "rms/morphd.h"
+#include "daemon-rig.h"
 
 /* Two nodes of 2 slots; completions queued by the test. */
 typedef struct fake {
@@ -125,6 +126,20 @@ static const morph__backend_ops fake_ops_rm_starts = {
   .release = fake_release, .drop = fake_drop, .stop = fake_stop, .next = fake_next,
 };
 
+/* Its claim: every job it started belongs to uid 1234 and holds node 0. */
+static int fake_claim(morph__backend *b, morph__job *job, char *err, size_t errsize)
+{
+  (void)b, (void)err, (void)errsize;
+  job->uid = 1234, job->gid = 1234;
+  return morph__alloc_parse(&job->alloc, "0:2");
+}
+
+static const morph__backend_ops fake_ops_claims = {
+  .name = "fake", .close = fake_close, .read = fake_read, .grow = fake_grow,
+  .release = fake_release, .drop = fake_drop, .stop = fake_stop, .next = fake_next,
+  .claim = fake_claim,
+};
+
 static void push(fake *f, morph__backend_event_kind kind, int64_t job, int req, int outcome)
 {
   morph__backend_event *ev = &f->q[f->nq++];
@@ -135,8 +150,7 @@ static void push(fake *f, morph__backend_event_kind kind, int64_t job, int req, 
 typedef struct rig {
   fake f;
   morph__daemon d;
-  int peer; /* the job side of the relay connection */
-  char dir[64];
+  daemon_rig t; /* t.peer: the job side of the relay connection */
 } rig;
 
 static rig *rig_new(const morph__backend_ops *ops)
@@ -148,38 +162,14 @@ static rig *rig_new(const morph__backend_ops *ops)
     snprintf(r->f.nodes[n].host, sizeof r->f.nodes[n].host, "node%d", n + 1);
     r->f.nodes[n].slots = 2;
   }
-  morph__daemon *d = &r->d;
-  d->log = (morph__sayer){.prog = "test-morphd-seam", .verbose = 0};
-  d->be = &r->f.base;
-  d->next_job = d->next_resize = 1;
-  d->listen_fd = -1;
-  for (int i = 0; i < MORPH__MAX_CLIENTS; i++)
-    d->clients[i].fd = -1;
-  snprintf(r->dir, sizeof r->dir, "/tmp/test-morphd-seam-XXXXXX");
-  assert_non_null(mkdtemp(r->dir));
-  char path[128], err[256];
-  snprintf(path, sizeof path, "%s/journal.db", r->dir);
-  assert_int_equal(morph__journal_open(path, 0, &d->journal, err, sizeof err), MORPH_OK);
-  assert_int_equal(morph_policy_create("dmr+easy", NULL, &d->policy), MORPH_OK);
-  morph_policy_actions_init(&d->acts);
-  int sv[2];
-  assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
-  d->clients[0] = (morph__client){.fd = sv[0], .type = MORPH__C_JOB, .buf = malloc(16)};
-  r->peer = sv[1];
+  daemon_rig_open(&r->t, &r->d, &r->f.base, "test-morphd-seam", MORPH__C_JOB);
   return r;
 }
 
 static void rig_free(rig *r)
 {
   morph__alloc_free(&r->f.grown);
-  morph__daemon_fini(&r->d);
-  close(r->peer);
-  char path[128];
-  for (int k = 0; k < 3; k++) {
-    snprintf(path, sizeof path, "%s/journal.db%s", r->dir, (const char *[]){"", "-wal", "-shm"}[k]);
-    unlink(path);
-  }
-  rmdir(r->dir);
+  daemon_rig_close(&r->t, &r->d);
   free(r);
 }
 
@@ -187,17 +177,7 @@ static void rig_free(rig *r)
  * malleable, connected on client 0 and ready to resize. */
 static morph__job *job_add(rig *r, morph__jstate state, const char *alloc)
 {
-  morph__job *j = calloc(1, sizeof *j);
-  assert_non_null(j);
-  morph__job_init(j);
-  const char *argv[] = {"/bin/app"};
-  morph__job_set_argv(j, 1, argv);
-  j->id = r->d.next_job;
-  j->kind = MORPH_KIND_MALLEABLE;
-  j->min = 1, j->pref = 2, j->max = 4, j->req_min = j->req_max = 2;
-  j->state = state;
-  assert_int_equal(morph__alloc_parse(&j->alloc, alloc), MORPH_OK);
-  j->size = morph__alloc_total(&j->alloc);
+  morph__job *j = daemon_rig_job(&r->d, state, alloc);
   book(&r->f, &j->alloc, 1);
   if (state == MORPH__J_RUNNING) {
     j->conn = 0, j->ready = 1;
@@ -211,7 +191,7 @@ static morph__job *job_add(rig *r, morph__jstate state, const char *alloc)
 static int received(rig *r, morph__msg *m)
 {
   char line[4096], err[128];
-  ssize_t n = recv(r->peer, line, sizeof line - 1, MSG_DONTWAIT);
+  ssize_t n = recv(r->t.peer, line, sizeof line - 1, MSG_DONTWAIT);
   if (n <= 0)
     return 0;
   line[n] = '\0';
@@ -419,6 +399,36 @@ static void seam_start_left_to_the_resource_manager(void **state)
   rig_free(r);
 }
 
+/* A job its resource manager started becomes morphd's only when a relay
+ * of the job's own user claims it; the claim gives it a secret, said in
+ * WELCOME, that later HELLOs must carry. */
+static void seam_claim_only_by_the_jobs_own_user(void **state)
+{
+  (void)state;
+  rig *r = rig_new(&fake_ops_claims);
+  morph__msg h, m;
+  morph__msg_init(&h, MORPH__MSG_HELLO);
+  snprintf(h.job, sizeof h.job, "7");
+  h.size = 2;
+  r->d.clients[0].uid = 0;
+  morph__relay_message(&r->d, 0, &h);
+  assert_null(morph__job_find(&r->d, 7));
+  assert_true(received(r, &m));
+  assert_int_equal(m.kind, MORPH__MSG_ERROR);
+  assert_non_null(strstr(m.text, "belongs to uid 1234, not to uid 0"));
+  assert_true(r->d.clients[0].dead);
+  r->d.clients[0].dead = 0, r->d.clients[0].uid = 1234;
+  morph__relay_message(&r->d, 0, &h);
+  morph__job *j = morph__job_find(&r->d, 7);
+  assert_non_null(j);
+  assert_int_equal(j->uid, 1234);
+  assert_int_equal(strlen(j->secret), MORPH__SECRET_HEX);
+  assert_true(received(r, &m));
+  assert_int_equal(m.kind, MORPH__MSG_WELCOME);
+  assert_string_equal(m.secret, j->secret);
+  rig_free(r);
+}
+
 /* morphd restarted after asking for slots but before telling the job:
  * the grant is given back instead of leaving the job resizing forever. */
 static void seam_restart_gives_back_a_grow_never_told(void **state)
@@ -451,7 +461,7 @@ static int shrink_mechanism_sent(int failing, int shared, unsigned mechanisms, c
 {
   rig *r = rig_new(&fake_ops);
   char topo[128];
-  snprintf(topo, sizeof topo, "%s/hosts", r->dir);
+  snprintf(topo, sizeof topo, "%s/hosts", r->t.dir);
   FILE *f = fopen(topo, "w");
   assert_non_null(f);
   fputs("node1 slots=2\nnode2 slots=2\n", f);
@@ -468,7 +478,7 @@ static int shrink_mechanism_sent(int failing, int shared, unsigned mechanisms, c
   morph__alloc give = pieces("1:2");
   /* morphd's log goes to stderr: into a file for the call */
   char log[128];
-  snprintf(log, sizeof log, "%s/log", r->dir);
+  snprintf(log, sizeof log, "%s/log", r->t.dir);
   FILE *logf = fopen(log, "w+");
   assert_non_null(logf);
   fflush(stderr);
@@ -594,6 +604,7 @@ int main(int argc, char **argv)
     cmocka_unit_test(seam_waiting_start_needs_the_release_not_the_ack),
     cmocka_unit_test(seam_node_down_fails_its_jobs_with_the_reason),
     cmocka_unit_test(seam_start_left_to_the_resource_manager),
+    cmocka_unit_test(seam_claim_only_by_the_jobs_own_user),
     cmocka_unit_test(seam_restart_gives_back_a_grow_never_told),
     cmocka_unit_test(seam_shrink_off_failing_node_is_a_relaunch),
     cmocka_unit_test(seam_node_units_round_the_minimum_up),

@@ -468,12 +468,15 @@ static void journal_version1_migrates(void **state)
   assert_int_equal(morph__journal_open(path, 0, &j, err, sizeof err), MORPH_OK);
   char version[16];
   morph__journal_meta_get(j, "version", version, sizeof version);
-  assert_string_equal(version, "2");
+  assert_string_equal(version, "3");
   morph__job out;
   morph__job_init(&out);
   assert_int_equal(morph__journal_jobs_load(j, collect, &out), MORPH_OK);
   assert_int_equal(out.id, 4);
   assert_int_equal(out.rz_phase, MORPH__P_SENT);
+  /* A job of a morph without owners is an administrator's alone. */
+  assert_true(out.uid == (uid_t)-1 && out.gid == (gid_t)-1);
+  assert_string_equal(out.secret, "");
   char plan[64];
   morph__alloc_format(&out.plan, plan, sizeof plan);
   assert_string_equal(plan, "0:2");

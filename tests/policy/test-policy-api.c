@@ -117,12 +117,12 @@ static void names_truncate_safely(void **state)
   assert_true(full > 40);
   assert_int_equal(morph_policy_names(small, sizeof(small)), full);
   assert_int_equal(strlen(small), 7);
-  assert_int_equal(morph_policy_count(), 9);
+  assert_int_equal(morph_policy_count(), 10);
   for (int i = 0; i < morph_policy_count(); i++) {
     assert_non_null(morph_policy_table_name(i));
     assert_non_null(morph_policy_table_description(i));
   }
-  assert_null(morph_policy_table_name(9));
+  assert_null(morph_policy_table_name(10));
   assert_null(morph_policy_table_description(-1));
 }
 

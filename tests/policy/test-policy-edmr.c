@@ -48,9 +48,18 @@ static const policy_case cases[] = {
          "nodes 8 1; run 1 malleable 2 1 2 8 mtct=0.3/0.1 @ 0,1", ""),
     CASE("beyond-pref-unmeasured-grows-to-max", "edmr", NULL,
          "nodes 8 1; run 1 malleable 2 1 2 8 @ 0,1", "expand 1 2->8"),
-    /* A waiting job no shrink can serve keeps every free unit. */
-    CASE("blocked-head-keeps-free-units", "edmr", NULL,
+    /* A waiting job no shrink can serve keeps every free unit for the jobs
+     * EASY backfills behind it. */
+    CASE("blocked-head-keeps-free-units", "edmr+easy", NULL,
          "nodes 4 1; run 1 malleable 2 1 2 4 @ 0,1; pend 2 rigid 4", ""),
+    /* With FCFS starts nobody else may start before it: the free units
+     * would sit idle until jobs end, so a running job uses them (step 1
+     * takes them back once the head can be covered). */
+    CASE("blocked-head-under-fcfs-lends-free-units", "edmr", NULL,
+         "nodes 4 1; run 1 malleable 2 1 2 4 @ 0,1; pend 2 rigid 4", "expand 1 2->4"),
+    CASE("fcfs-head-covered-takes-them-back", "edmr", NULL,
+         "nodes 4 1; run 1 malleable 4 1 2 4 @ 0,1,2,3; pend 2 rigid 3",
+         "shrink 1 4->1"),
     /* Shrinks in progress count as soon free: nobody else shrinks. */
     CASE("shrink-in-progress-counts", "edmr", NULL,
          "nodes 8 1; run 1 malleable 4 1 1 4 resizing=1 to=1 @ 0,1,2,3;"

@@ -64,15 +64,19 @@ static int raw_connect(const char *addr)
   return fd;
 }
 
-static char *client_cred(void)
+static char *cred_of(const char *payload)
 {
   munge_ctx_t ctx = munge_ctx_create();
   munge_ctx_set(ctx, MUNGE_OPT_SOCKET, getenv("MORPH_MUNGE_SOCKET"));
   char *cred = NULL;
-  const char *payload = "morph-auth-1 client 0123456789abcdef0123456789abcdef";
   assert_int_equal(munge_encode(&cred, ctx, payload, (int)strlen(payload)), EMUNGE_SUCCESS);
   munge_ctx_destroy(ctx);
   return cred;
+}
+
+static char *client_cred(void)
+{
+  return cred_of("morph-auth-2 client 0123456789abcdef0123456789abcdef");
 }
 
 /* Sends one line from an unauthenticated client; returns accept's result. */
@@ -142,6 +146,83 @@ static void test_client_that_does_not_authenticate_is_refused(void **state)
   assert_int_equal(refused_with("{\"v\":1,\"type\":\"hello\",\"size\":2}\n", why, sizeof why),
                    MORPH_EAUTH);
   assert_non_null(strstr(why, "did not authenticate"));
+}
+
+static void test_older_protocol_is_refused_by_name(void **state)
+{
+  (void)state;
+  char *cred = cred_of("morph-auth-1 client 0123456789abcdef0123456789abcdef"), line[1024],
+       why[256];
+  snprintf(line, sizeof line, "{\"v\":1,\"type\":\"auth\",\"cred\":\"%s\"}\n", cred);
+  assert_int_equal(refused_with(line, why, sizeof why), MORPH_EAUTH);
+  assert_non_null(strstr(why, "older morph"));
+  free(cred);
+}
+
+/* After the handshake every line is sealed: a line written into the stream
+ * by someone else (here: raw bytes on the server's socket, as an on-path
+ * relay would inject them) is refused, and so is a sealed line sent twice. */
+static void test_injected_line_after_handshake_is_refused(void **state)
+{
+  (void)state;
+  server s;
+  server_start(&s);
+  morph__conn c;
+  assert_int_equal(morph__connect(s.addr, 2.0, &c), MORPH_OK);
+  server_join(&s);
+  assert_int_equal(s.rc, MORPH_OK);
+  const char *bare = "{\"v\":1,\"type\":\"resize\",\"size\":9}\n";
+  assert_int_equal(morph__conn_write(&s.conn, bare, strlen(bare)), MORPH_OK);
+  morph__msg r;
+  char err[160];
+  assert_int_equal(morph__recv(&c, &r, 2.0, err, sizeof err), MORPH_EAUTH);
+  assert_non_null(strstr(err, "sealed"));
+  morph__conn_close(&c);
+  morph__conn_close(&s.conn);
+}
+
+static void test_replayed_sealed_line_is_refused(void **state)
+{
+  (void)state;
+  server s;
+  server_start(&s);
+  morph__conn c;
+  assert_int_equal(morph__connect(s.addr, 2.0, &c), MORPH_OK);
+  server_join(&s);
+  char line[512];
+  int n = morph__seal_line(&s.conn.seal, "{\"v\":1,\"type\":\"welcome\"}", 27, line, sizeof line);
+  assert_true(n > MORPH__SEAL_OVERHEAD);
+  assert_int_equal(morph__conn_write(&s.conn, line, (size_t)n), MORPH_OK);
+  assert_int_equal(morph__conn_write(&s.conn, line, (size_t)n), MORPH_OK);
+  morph__msg r;
+  char err[160];
+  assert_int_equal(morph__recv(&c, &r, 2.0, err, sizeof err), 1);
+  assert_int_equal(r.kind, MORPH__MSG_WELCOME);
+  assert_int_equal(morph__recv(&c, &r, 2.0, err, sizeof err), MORPH_EAUTH);
+  morph__conn_close(&c);
+  morph__conn_close(&s.conn);
+}
+
+/* The server's answer carries the session key in a credential only the
+ * client's user can decode, and both sides learn who the other is. */
+static void test_handshake_names_both_users(void **state)
+{
+  (void)state;
+  server s;
+  server_start(&s);
+  morph__conn c;
+  assert_int_equal(morph__connect(s.addr, 2.0, &c), MORPH_OK);
+  server_join(&s);
+  assert_int_equal(c.uid, geteuid());
+  assert_int_equal(s.conn.uid, geteuid());
+  assert_true(c.seal.on && s.conn.seal.on);
+  /* Both ends hold the same key: what one seals, the other opens. */
+  char line[256];
+  const char *payload;
+  int n = morph__seal_line(&c.seal, "{}", 2, line, sizeof line);
+  assert_int_equal(morph__seal_open(&s.conn.seal, line, (size_t)n - 1, &payload), 2);
+  morph__conn_close(&c);
+  morph__conn_close(&s.conn);
 }
 
 static void *fake_server_main(void *arg)
@@ -225,6 +306,10 @@ int main(void)
     cmocka_unit_test(test_tcp_peers_authenticate_and_talk),
     cmocka_unit_test(test_forged_credential_is_refused),
     cmocka_unit_test(test_replayed_credential_is_refused),
+    cmocka_unit_test(test_older_protocol_is_refused_by_name),
+    cmocka_unit_test(test_injected_line_after_handshake_is_refused),
+    cmocka_unit_test(test_replayed_sealed_line_is_refused),
+    cmocka_unit_test(test_handshake_names_both_users),
     cmocka_unit_test(test_client_that_does_not_authenticate_is_refused),
     cmocka_unit_test(test_server_without_a_fresh_answer_is_refused),
     cmocka_unit_test(test_address_list_falls_through_to_tcp),

@@ -83,6 +83,30 @@ static void bounded_slowdown_floors_short_jobs(void **state)
   morph_report_destroy(r);
 }
 
+/* The 95th percentile of waits, nearest rank: of 20 jobs waiting 1..20 s
+ * the 19th, 19 s; per kind too (the 10 flexible ones wait 11..20: 20). */
+static void wait_p95_is_the_nearest_rank(void **state)
+{
+  (void)state;
+  morph_report_config c;
+  morph_report_config_init(&c);
+  c.units = 4;
+  morph_report *r;
+  assert_int_equal(morph_report_create(&c, &r), MORPH_OK);
+  static const morph_seg seg[] = {{0, 1}};
+  for (int i = 1; i <= 20; i++) {
+    morph_job_record j = {"J", "cg", i > 10 ? MORPH_KIND_FLEXIBLE : MORPH_KIND_FIXED,
+                          MORPH_JOB_COMPLETED, 0, i, i + 10.0, 1, seg, 0};
+    assert_int_equal(morph_report_add(r, &j), MORPH_OK);
+  }
+  morph_report_totals t;
+  morph_report_totals_get(r, &t);
+  assert_true(t.all.wait_p95 == 19);
+  assert_true(t.kind[MORPH_KIND_FLEXIBLE].wait_p95 == 20);
+  assert_true(t.kind[MORPH_KIND_FIXED].wait_p95 == 10);
+  morph_report_destroy(r);
+}
+
 static char *to_string(int (*fn)(const morph_report *, FILE *), const morph_report *r)
 {
   char *buf = NULL;
@@ -245,6 +269,7 @@ int main(int argc, char **argv)
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(totals_match_hand_computed_golden),
     cmocka_unit_test(bounded_slowdown_floors_short_jobs),
+    cmocka_unit_test(wait_p95_is_the_nearest_rank),
     cmocka_unit_test(jobs_and_timeline_csv_match_golden),
     cmocka_unit_test(speedup_of_run_over_fixed),
     cmocka_unit_test(bad_records_rejected_report_unchanged),

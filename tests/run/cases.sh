@@ -361,6 +361,9 @@ case_upstream_reattach() {
   grep -q '"type":"hello".*"job":"j8".*"size":3' d2.out || fail "no HELLO at size 3 after reattach"
   grep -q '"type":"hello".*"checkpoint":"[^"]' d1.out d2.out && fail "a checkpoint folder without one"
   grep -q '"type":"ack".*"id":100.*"new_size":2' d2.out || fail "no ACK of the new daemon's resize"
+  # The last ACK the old daemon had is said again: a morphd killed before
+  # it read one would otherwise never close that resize.
+  grep -q '"type":"ack".*"id":100.*"new_size":3' d2.out || fail "the last ACK was not said again"
   grep -q '"type":"bye"' d2.out || fail "no BYE to the new daemon"
   expect_row 2 "3,2,live,ok"
   no_leftovers

@@ -22,6 +22,7 @@
 
 struct fake {
   const char *state;   /* folder shared by all ranks */
+  const char *starts;  /* rank 0 appends its pid here when it starts (NULL: no) */
   const char *self;    /* this program, to start joiners */
   int iters, iter_ms;
   int crash_at, fail_restart_size, hang_restart_size, refuse_size, silent_size, leave_delay_ms;
@@ -247,9 +248,20 @@ static void end_job(struct fake *f)
   printf("fake-job: end size=%d iteration=%ld\n", f->size, f->iteration);
 }
 
+/* One line per start of rank 0: a job started twice shows two. */
+static void note_start(const struct fake *f)
+{
+  FILE *o = f->starts ? fopen(f->starts, "a") : NULL;
+  if (o) {
+    fprintf(o, "%ld\n", (long)getpid());
+    fclose(o);
+  }
+}
+
 static int leader(struct fake *f)
 {
   signal(SIGCHLD, SIG_IGN); /* joiners are reaped by the kernel */
+  note_start(f);
   if (restore(f) != 0)
     return 3;
   write_size(f, f->size);
@@ -283,7 +295,7 @@ static void parse(struct fake *f, int argc, char **argv)
     {"ignore-term", 0, 0, 'T'}, {"drop-and-hang", 0, 0, 'D'}, {"child-rank", 1, 0, 'C'},
     {"exit-status", 1, 0, 'e'}, {"die-rank", 1, 0, 'k'}, {"die-after-ms", 1, 0, 'K'},
     {"silent-size", 1, 0, 'Q'}, {"late-size", 1, 0, 'L'}, {"late-ms", 1, 0, 'M'},
-    {0, 0, 0, 0}};
+    {"starts", 1, 0, 'N'}, {0, 0, 0, 0}};
   int c;
   while ((c = getopt_long(argc, argv, "", o, NULL)) != -1) {
     int v = optarg ? atoi(optarg) : 1;
@@ -298,6 +310,7 @@ static void parse(struct fake *f, int argc, char **argv)
     case 'Q': f->silent_size = v; break;
     case 'L': f->late_size = v; break;
     case 'M': f->late_ms = v; break;
+    case 'N': f->starts = optarg; break;
     case 'l': f->leave_delay_ms = v; break;
     case 'S': f->stuck_leavers = 1; break;
     case 'T': f->ignore_term = 1; break;

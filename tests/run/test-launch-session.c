@@ -37,10 +37,16 @@ static void test_name_unique_and_shell_safe(void **state)
   assert_int_equal(morph__launch_session_name(name, sizeof name), MORPH_OK);
   gethostname(host, sizeof host - 1);
   host[strcspn(host, ".")] = '\0';
-  snprintf(want, sizeof want, "-%ld", (long)getpid());
+  snprintf(want, sizeof want, "-%ld-", (long)getpid());
   assert_int_equal(strncmp(name, "/var/tmp/morph-", 15), 0);
   assert_non_null(strstr(name, host));
-  assert_string_equal(name + strlen(name) - strlen(want), want);
+  /* The pid, then 8 random hex digits: another user cannot guess it. */
+  const char *tail = name + strlen(name) - 8;
+  assert_memory_equal(tail - strlen(want), want, strlen(want));
+  assert_int_equal(strspn(tail, "0123456789abcdef"), 8);
+  char again[256];
+  assert_int_equal(morph__launch_session_name(again, sizeof again), MORPH_OK);
+  assert_string_not_equal(name, again);
   /* A TMPDIR a shell would read otherwise is not used. */
   setenv("TMPDIR", "/tmp/a b'c", 1);
   assert_int_equal(morph__launch_session_name(name, sizeof name), MORPH_OK);

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "morph/error.h"
@@ -22,14 +24,18 @@ static const char usage_text[] =
   "with `morph run` and grows and shrinks malleable ones as the policy says.\n"
   "State (socket, journal, job outputs) lives in one folder.\n"
   "\n"
-  "  -d, --dir DIR         state folder ($MORPH_DIR, default /tmp/morph-<uid>)\n"
-  "      --socket PATH     socket (default DIR/morphd.sock; owner-only)\n"
+  "  -d, --dir DIR         state folder ($MORPH_DIR; default /var/lib/morph for root,\n"
+  "                        else $XDG_RUNTIME_DIR/morph); it must be morphd's\n"
+  "                        user's and writable by nobody else\n"
+  "      --socket ADDR     socket path (default DIR/morphd.sock; every local user\n"
+  "                        may connect, each acts on his own jobs) or host:port\n"
+  "                        (TCP with MUNGE, for relays on other hosts)\n"
   "      --journal FILE    SQLite journal (default DIR/journal.db)\n"
-  "  -b, --backend NAME    who owns the resources: embedded (default; slurm is\n"
-  "                        not built yet)\n"
+  "  -b, --backend NAME    who owns the resources: embedded (default) or slurm\n"
+  "      --admin-group G   members of group G act on every job, as root does\n"
   "  -n, --slots N         embedded: slots on this machine (default: CPUs)\n"
   "      --hostfile FILE   embedded: pool from a hostfile (\"host slots=N\" lines)\n"
-  "  -p, --policy NAME     policy engine (default dmr+easy, rdmr+easy with --backend\n"
+  "  -p, --policy NAME     policy engine (default mdmr+easy, rdmr+easy with --backend\n"
   "                        slurm; --list-policies)\n"
   "      --param KEY=VAL   policy parameter, repeatable (sched_period=10, ...)\n"
   "      --placement NAME  placement strategy: which slots (default firstfit; below)\n"
@@ -60,7 +66,8 @@ static const char usage_text[] =
 
 enum { OPT_SOCKET = 256, OPT_JOURNAL, OPT_HOSTFILE, OPT_PARAM, OPT_LAUNCHER, OPT_STOP, OPT_KILL,
        OPT_LIST, OPT_PLACEMENT, OPT_TOPOLOGY, OPT_FAULTS, OPT_PLACE_PARAM, OPT_RESIZE_TIMEOUT,
-       OPT_HEARTBEAT, OPT_HEARTBEAT_PORT, OPT_HEARTBEAT_WINDOW, OPT_CHECKPOINT_DIR };
+       OPT_HEARTBEAT, OPT_HEARTBEAT_PORT, OPT_HEARTBEAT_WINDOW, OPT_CHECKPOINT_DIR,
+       OPT_ADMIN_GROUP };
 
 static const struct option long_opts[] = {
   {"dir", required_argument, NULL, 'd'},         {"socket", required_argument, NULL, OPT_SOCKET},
@@ -79,6 +86,7 @@ static const struct option long_opts[] = {
   {"heartbeat-port", required_argument, NULL, OPT_HEARTBEAT_PORT},
   {"heartbeat-window", required_argument, NULL, OPT_HEARTBEAT_WINDOW},
   {"checkpoint-dir", required_argument, NULL, OPT_CHECKPOINT_DIR},
+  {"admin-group", required_argument, NULL, OPT_ADMIN_GROUP},
   {NULL, 0, NULL, 0},
 };
 
@@ -178,6 +186,7 @@ static int option(cli_opts *o, int c, char *arg)
   case OPT_HEARTBEAT_WINDOW: return integer(arg, MORPH__BEAT_WINDOW_MAX, &o->d.heartbeat_window);
   case OPT_LAUNCHER: o->d.launcher = arg; return 0;
   case OPT_CHECKPOINT_DIR: o->d.checkpoint_dir = arg; return 0;
+  case OPT_ADMIN_GROUP: o->d.admin_group = arg; return 0;
   case 'v': o->d.verbose++; return 0;
   case OPT_STOP: o->stop = 1; return 0;
   case OPT_KILL: o->kill_jobs = 1; return 0;
@@ -229,6 +238,35 @@ static int parse(cli_opts *o, int argc, char **argv)
   return check_placement(o) ? 2 : -1;
 }
 
+/* The state folder: --dir, $MORPH_DIR, else this user's own (root's
+ * /var/lib/morph, another user's $XDG_RUNTIME_DIR/morph). Never a name in a
+ * world-writable place: another user could have made it first. */
+static int state_dir(cli_opts *o, char *buf, size_t size)
+{
+  const char *env = getenv("MORPH_DIR");
+  if (!o->d.dir && env && *env)
+    o->d.dir = env;
+  if (o->d.dir)
+    return 0;
+  if (morph__own_dir(buf, size) != MORPH_OK) {
+    fprintf(stderr, "morph daemon: no state folder: give --dir DIR (or MORPH_DIR), or run with"
+            " XDG_RUNTIME_DIR set\n");
+    return 2;
+  }
+  o->d.dir = buf;
+  return 0;
+}
+
+/* A connection is a file descriptor: take every one the system allows. */
+static void more_files(void)
+{
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+    rl.rlim_cur = rl.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &rl);
+  }
+}
+
 static int stop(const cli_opts *o, morph__cli *cli)
 {
   json_t *reply;
@@ -257,10 +295,24 @@ int main(int argc, char **argv)
     return bad("path too long:", o.d.dir ? o.d.dir : "");
   if (o.stop)
     return stop(&o, &cli);
-  o.d.dir = cli.dir;
+  char own[PATH_MAX];
+  if (state_dir(&o, own, sizeof own) != 0)
+    return 2;
+  /* The test hook (docs/testing.md), read once; a typo must not pass. */
+  o.d.crash_at = getenv("MORPH_TEST_CRASH_AT");
+  if (o.d.crash_at && !morph__crash_known(o.d.crash_at)) {
+    char names[1024];
+    morph__crash_names(names, sizeof names);
+    fprintf(stderr, "morph daemon: MORPH_TEST_CRASH_AT=%s is not a crash point (%s)\n",
+            o.d.crash_at, names);
+    return 2;
+  }
   morph__daemon *d = calloc(1, sizeof *d);
   if (!d)
     return 1;
+  /* What morphd creates is its own alone unless it opens it up itself. */
+  umask(077);
+  more_files();
   morph__signals_install();
   rc = morph__daemon_init(d, &o.d);
   if (rc != MORPH_OK) {

@@ -28,7 +28,8 @@
 static const char usage_text[] =
   "usage: morph report [options]\n"
   "\n"
-  "  -d, --dir DIR          morphd's folder ($MORPH_DIR, default /tmp/morph-<uid>)\n"
+  "  -d, --dir DIR          morphd's folder ($MORPH_DIR; default: your own morphd's\n"
+  "                         if it runs, else the shared /var/lib/morph)\n"
   "      --journal FILE     the journal (default DIR/journal.db)\n"
   "  -o, --out DIR          CSV files and plots go here (default DIR/report)\n"
   "      --prefix NAME      file name prefix (default morphd)\n"

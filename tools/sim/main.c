@@ -7,28 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sim_tool.h"
 
-#define PLACE_PARAMS_MAX 8
 
-typedef struct tool_opts {
-  const char *json, *swf, *out, *name, *save, *kind;
-  size_t generate;
-  morph_gen_options gen;
-  morph_swf_options swfo;
-  double share;          /* < 0: from the kind */
-  morph_sim_config sim;
-  morph_report_config rep;
-  int quiet, csv, csv_header;
-  morph_place_param place[PLACE_PARAMS_MAX]; /* --topology, --faults, --place-param */
-  char place_keys[PLACE_PARAMS_MAX][32];
-  int nplace;
-  int max_size;          /* > 0: cap on requests and limits (--max-size) */
-  double inhibit;        /* >= 0: every job's inhibitor (--inhibit); < 0: the model's */
-} tool_opts;
+
 
 static void usage(FILE *out)
 {
@@ -52,9 +36,12 @@ static void usage(FILE *out)
           "                          paper 000 caps requests at 32 of 128 nodes)\n"
           "  --swf-units-per-node K (1)  --swf-limit N (all)\n"
           "  --inhibit S             every job's scheduling inhibitor, s (the model's)\n"
+          "  --load L                scale arrival times to offered load L on -n nodes\n"
+          "  --estimate-model MAX    requested times from Tsafrir's model of user estimates,\n"
+          "                          MAX s the largest (replaces the trace's)\n"
           "  --save-workload FILE    write the workload used as JSON\n"
           "Simulation:\n"
-          "  -n, --nodes N (128)     -p, --policy NAME (dmr+fcfs)\n"
+          "  -n, --nodes N (128)     -p, --policy NAME (mdmr+easy)\n"
           "  --placement NAME        placement strategy: which nodes (firstfit; below)\n"
           "  --topology FILE  --faults FILE  --place-param KEY=VALUE: placement\n"
           "                          parameters (tofa, greedy, random; docs/topology.md)\n"
@@ -62,6 +49,9 @@ static void usage(FILE *out)
           "  -i, --interval S (10)   --expand-cost S (0.8)  --shrink-cost S (0.25)\n"
           "  --bandwidth B/s (1e10)  --reject-impossible (default: report and skip)\n"
           "  --queue-depth N         pending jobs the policy sees (500; 0: all)\n"
+          "  --estimates E           requested (each job's requested time: estimate and\n"
+          "                          limit; the default), exact (run times known, no limit),\n"
+          "                          f=K (limit K x run time); docs/sim.md\n"
           "Output:\n"
           "  -o, --out DIR           CSV files and PNG/SVG plots in DIR\n"
           "  --name NAME             prefix of the files and plot title (sim)\n"
@@ -79,7 +69,7 @@ static void usage(FILE *out)
 enum { O_SWF = 256, O_GEN, O_KIND, O_SHARE, O_MAPP, O_SEED, O_IAT, O_MAXS, O_UPN, O_SLIM,
        O_SAVE, O_ECOST, O_SCOST, O_BW, O_REJ, O_NAME, O_IDLE, O_LOAD, O_BIN, O_CSV, O_CSVH,
        O_PROG, O_QD, O_PLACE, O_TOPO, O_FAULTS, O_PPARAM, O_INHIBIT,
-       O_REST };
+       O_REST, O_LOADL, O_ESTMAX, O_EST };
 
 static const struct option long_opts[] = {
   {"swf", required_argument, NULL, O_SWF}, {"generate", required_argument, NULL, O_GEN},
@@ -100,6 +90,8 @@ static const struct option long_opts[] = {
   {"topology", required_argument, NULL, O_TOPO}, {"faults", required_argument, NULL, O_FAULTS},
   {"place-param", required_argument, NULL, O_PPARAM},
   {"inhibit", required_argument, NULL, O_INHIBIT}, {"rest-fixed", no_argument, NULL, O_REST},
+  {"load", required_argument, NULL, O_LOADL}, {"estimate-model", required_argument, NULL, O_ESTMAX},
+  {"estimates", required_argument, NULL, O_EST},
   {"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
 
 static void defaults(tool_opts *o)
@@ -133,7 +125,8 @@ static int num(const char *s, double *v, int is_int)
 
 static int numeric(int c)
 {
-  return c == 'n' || c == 'i' || c == O_QD || c == O_INHIBIT || (c >= O_GEN && c <= O_BIN && c != O_KIND && c != O_MAPP &&
+  return c == 'n' || c == 'i' || c == O_QD || c == O_INHIBIT || c == O_LOADL || c == O_ESTMAX ||
+         (c >= O_GEN && c <= O_BIN && c != O_KIND && c != O_MAPP &&
                              c != O_SAVE && c != O_REJ && c != O_NAME);
 }
 
@@ -162,6 +155,8 @@ static int opt_num(int c, const char *arg, tool_opts *o)
   case O_BIN: o->rep.interval = v; break;
   case O_QD: o->sim.queue_depth = (int)v; break;
   case O_INHIBIT: o->inhibit = v; break;
+  case O_LOADL: o->load = v; break;
+  case O_ESTMAX: o->estimate_max = v; break;
   default: return 1;
   }
   return 0;
@@ -225,6 +220,12 @@ static int opt_other(int c, const char *arg, tool_opts *o)
   case O_CSV: o->csv = 1; return 0;
   case O_PROG: o->sim.progress = 1; return 0;
   case O_REST: o->swfo.rest_fixed = 1; return 0;
+  case O_EST:
+    if (morph_sim_estimates_parse(arg, &o->sim.estimates, &o->sim.estimate_factor) == MORPH_OK)
+      return 0;
+    fprintf(stderr, "morph sim: --estimates wants requested, exact or f=K (K >= 1), got '%s'\n",
+            arg);
+    return -1;
   case 'q': o->quiet = 1; return 0;
   }
   return -1;
@@ -294,6 +295,15 @@ static int load(tool_opts *o, morph_workload *wl)
   if (cut)
     fprintf(stderr, "morph sim: --max-size %d cut the request of %zu job(s); first: %s\n",
             o->max_size, cut, morph_workload_errmsg(wl));
+  if (o->estimate_max > 0 && morph_workload_estimates_tsafrir(wl, o->estimate_max, o->gen.seed)) {
+    fprintf(stderr, "morph sim: %s\n", morph_workload_errmsg(wl));
+    return -1;
+  }
+  if (o->load > 0 && morph_workload_set_load(wl, o->sim.nodes, o->load, NULL) != MORPH_OK) {
+    fprintf(stderr, "morph sim: --load: %s\n", morph_workload_errmsg(wl));
+    return -1;
+  }
+  morph__tool_say_estimates(o, wl);
   if (wl->skipped)
     fprintf(stderr, "morph sim: %zu record(s) skipped (run time or size <= 0; first: %s at line "
             "%d), counted as skipped in the report\n", wl->skipped, wl->skips[0].name,
@@ -316,45 +326,6 @@ static void warn_impossible(tool_opts *o, morph_workload *wl)
             o->sim.impossible == MORPH_IMPOSSIBLE_REJECT ? "" : " (skipped, counted in the report)");
 }
 
-static void print_csv(const tool_opts *o, const morph_report *rep, const morph_sim_stats *st,
-                      const morph_workload *wl)
-{
-  morph_report_totals t;
-  morph_report_totals_get(rep, &t);
-  if (o->csv_header)
-    printf("name,policy,kind,jobs,completed,skipped,makespan_s,avg_wait_s,avg_exec_s,"
-           "avg_completion_s,allocation_rate,energy_kwh,throughput,resizes,decisions,wall_s,"
-           "avg_bounded_slowdown\n");
-  printf("%s,%s,%s,%zu,%zu,%zu,%.3f,%.3f,%.3f,%.3f,%.5f,%.3f,%.6f,%zu,%zu,%.4f,%.4f\n", o->name,
-         o->sim.policy, o->json ? (wl->njobs ? morph_job_kind_name(wl->jobs[0].kind) : "-")
-                                : o->kind,
-         t.jobs, t.completed, t.skipped, t.makespan, t.all.wait, t.all.exec, t.all.completion,
-         t.allocation_rate, t.energy_kwh, t.throughput, t.resizes, st->decisions, st->wall_s,
-         t.all.bsld);
-}
-
-static int output(tool_opts *o, morph_report *rep, const morph_sim_stats *st,
-                  const morph_workload *wl)
-{
-  if (o->csv)
-    print_csv(o, rep, st, wl);
-  else if (!o->quiet) {
-    morph_report_print(rep, stdout);
-    printf("  simulated %.0f s in %.3f s wall: %zu events, %zu decisions, %zu starts, "
-           "%zu expands, %zu shrinks\n", st->sim_end, st->wall_s, st->events, st->decisions,
-           st->starts, st->expands, st->shrinks);
-  }
-  if (!o->out)
-    return 0;
-  mkdir(o->out, 0777);
-  int rc = morph_report_plot(rep, o->out, o->name);
-  if (rc == MORPH_ENOSYS)
-    fprintf(stderr, "morph sim: %s (CSV files written)\n", morph_report_errmsg(rep));
-  else if (rc)
-    fprintf(stderr, "morph sim: cannot write to %s\n", o->out);
-  return rc && rc != MORPH_ENOSYS ? -1 : 0;
-}
-
 static int simulate(tool_opts *o, morph_workload *wl)
 {
   char why[512];
@@ -373,7 +344,7 @@ static int simulate(tool_opts *o, morph_workload *wl)
   if (!rc && (rc = morph_sim_run(sim, wl, rep, &st)) != MORPH_OK)
     fprintf(stderr, "morph sim: %s\n", morph_sim_errmsg(sim));
   if (!rc)
-    rc = output(o, rep, &st, wl);
+    rc = morph__tool_output(o, rep, &st, wl);
   morph_report_destroy(rep);
   morph_sim_destroy(sim);
   return rc ? 1 : 0;

@@ -17,7 +17,8 @@ static const char usage_text[] =
   "\n"
   "  -a, --all           every job, also all finished ones\n"
   "      --json          morphd's raw reply\n"
-  "  -d, --dir DIR       morphd's folder ($MORPH_DIR, default /tmp/morph-<uid>)\n"
+  "  -d, --dir DIR       morphd's folder ($MORPH_DIR; default: your own morphd's\n"
+  "                      if it runs, else the shared /var/lib/morph)\n"
   "      --socket PATH   morphd's socket\n"
   "  -h, --help          this text\n";
 

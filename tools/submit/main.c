@@ -23,10 +23,14 @@ static const char usage_text[] =
   "      --min N --max N --pref N\n"
   "                        malleability limits: the job may be grown and shrunk\n"
   "                        within [min, max]; pref is its preferred size\n"
+  "  -t, --time SECONDS    time limit, for the job at its largest request: morphd\n"
+  "                        stops the job there (recorded failed, TIMEOUT) and plans\n"
+  "                        backfilling with it (default: none; plans with 3600 s)\n"
   "  -J, --name NAME       job name\n"
   "  -o, --output FILE     the job's stdout (default DIR/jobs/ID.out)\n"
   "  -e, --error FILE      the job's stderr (default DIR/jobs/ID.err)\n"
-  "  -d, --dir DIR         morphd's folder ($MORPH_DIR, default /tmp/morph-<uid>)\n"
+  "  -d, --dir DIR         morphd's folder ($MORPH_DIR; default: your own morphd's\n"
+  "                        if it runs, else the shared /var/lib/morph)\n"
   "      --socket PATH     morphd's socket (default DIR/morphd.sock)\n"
   "      --matrix FILE     the job's communication matrix (Matrix Market, as morph\n"
   "                        prof writes it, bytes): placements with a topology\n"
@@ -56,7 +60,7 @@ static const struct option long_opts[] = {
   {"help", no_argument, NULL, 'h'},        {"slurm", no_argument, NULL, 5},
   {"server", required_argument, NULL, 6},  {"ppn", required_argument, NULL, 7},
   {"partition", required_argument, NULL, 'p'}, {"print", no_argument, NULL, 8},
-  {"matrix", required_argument, NULL, 9},
+  {"matrix", required_argument, NULL, 9}, {"time", required_argument, NULL, 't'},
   {NULL, 0, NULL, 0},
 };
 
@@ -74,6 +78,16 @@ static int count(const char *s, int *out)
   if (!*s || *end || v < 1 || v > 1000000)
     return bad("not a valid number of slots:", s);
   *out = (int)v;
+  return 0;
+}
+
+static int seconds(const char *s, double *out)
+{
+  char *end;
+  double v = strtod(s, &end);
+  if (!*s || *end || !(v > 0) || v > MORPH_WORKLOAD_TIME_MAX)
+    return bad("not a time limit in seconds (0 < S <= 1e9):", s);
+  *out = v;
   return 0;
 }
 
@@ -108,6 +122,7 @@ static int option(sub_opts *o, int c, const char *arg)
   case 'p': o->partition = arg; return 0;
   case 8: o->print = 1; return 0;
   case 9: o->matrix = arg; return 0;
+  case 't': return seconds(arg, &o->walltime);
   }
   return 2;
 }
@@ -150,6 +165,8 @@ static json_t *build(sub_opts *o, morph_job_kind kind, char **prog, int n, const
                         "min", o->min, "max", o->max, "pref", o->pref, "argv", argv, "cwd", cwd);
   if (o->name)
     json_object_set_new(r, "name", json_string(o->name));
+  if (o->walltime > 0)
+    json_object_set_new(r, "walltime", json_real(o->walltime));
   if (o->out)
     json_object_set_new(r, "out", abs_path(o->out, cwd));
   if (o->err)
@@ -175,7 +192,7 @@ int main(int argc, char **argv)
   memset(&o, 0, sizeof o);
   o.ppn = 1;
   int c;
-  while ((c = getopt_long(argc, argv, "+n:J:o:e:d:p:qh", long_opts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, "+n:J:o:e:d:p:t:qh", long_opts, NULL)) != -1) {
     if (c == 'h')
       return fputs(usage_text, stdout), 0;
     if (c == '?' || option(&o, c, optarg))

@@ -13,6 +13,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,6 +76,9 @@ static void header(FILE *f, const sub_opts *o)
     fprintf(f, "#SBATCH --job-name=%s\n", o->name);
   if (o->partition)
     fprintf(f, "#SBATCH --partition=%s\n", o->partition);
+  /* Slurm's limits are whole minutes: rounded up, never shorter. */
+  if (o->walltime > 0)
+    fprintf(f, "#SBATCH --time=%.0f\n", ceil(o->walltime / 60.0));
   if (o->out)
     fprintf(f, "#SBATCH --output=%s\n", o->out);
   if (o->err)

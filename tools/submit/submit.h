@@ -12,6 +12,7 @@ typedef struct sub_opts {
   const char *server;        /* --server: morphd's address for the job's morph run */
   const char *partition;     /* --partition */
   const char *matrix;        /* --matrix FILE: the job's communication matrix */
+  double walltime;           /* --time: time limit in seconds (0: none) */
 } sub_opts;
 
 /* Writes the sbatch script of the job (prog: n words) and submits it with

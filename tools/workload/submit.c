@@ -59,6 +59,8 @@ int wl_submit(const wl_opts *o, morph__cli *cli, const morph_workload *wl, size_
   json_t *req = json_pack("{s:s, s:s, s:o, s:s}", "cmd", "submit", "name", j->name, "argv", argv,
                           "cwd", getcwd(cwd, sizeof cwd) ? cwd : "/");
   sizes(o, j, req);
+  if (j->walltime > 0)
+    json_object_set_new(req, "walltime", json_real(j->walltime));
   json_t *reply;
   *id = 0;
   char err[600];
