@@ -31,8 +31,12 @@ bin=$build/bin
 case $build in /tmp/*) echo "soak: the build is under /tmp, private on each host" >&2; exit 2 ;; esac
 [ "$EUID" -eq 0 ] || { echo "soak --hosts: an emulated cluster needs root" >&2; exit 77; }
 SLOTS=3
-name=xsoak-$$
+# The instance: $MORPH_CLUSTER (one's own name on a shared machine), else xsoak-PID.
+name=${MORPH_CLUSTER:-xsoak-$$}
 CL="bash $root/scripts/cluster.sh --name $name"
+# An instance already up is someone else's run: never taken down here.
+[ -e "${MORPH_CLUSTER_ROOT:-/run/morph-cluster}/$name" ] &&
+  { echo "soak: cluster instance $name exists already (another run?)" >&2; exit 1; }
 # Not under /tmp: each host has its own.
 work=$(mktemp -d "$build/soak-hosts.XXXXXX")
 trap 'timeout 180 $CL down >/dev/null 2>&1 || echo "soak: instance $name not down" >&2' EXIT

@@ -12,8 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "common/folder.h"
 #include "common/hostcmd.h"
+#include "common/safedir.h"
 #include "morph/error.h"
 
 #define ASK_LIMIT_S 15
@@ -90,11 +90,11 @@ int morph__launch_ckptdir_check(const char *dir, const struct morph__launch_watc
   char why[256];
   if (!dir || !*dir)
     return MORPH_OK;
-  morph__folder_writable(dir, why, sizeof why);
+  morph__dir_usable(dir, why, sizeof why);
   if (why[0]) {
-    morph__say(log, 0, "checkpoint folder %s %s: a relaunch would fail after the job gave "
-               "its data to the checkpoint (create it, or name another with --checkpoint-dir)",
-               dir, why);
+    morph__say(log, 0, "checkpoint folder %s %s: a relaunch could not write the job's data "
+               "there, or not safely (make a folder of your own, or name another with "
+               "--checkpoint-dir)", dir, why);
     return MORPH_EINVAL;
   }
   if (w->n == 0 || !morph__host_word_ok(dir))

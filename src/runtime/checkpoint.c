@@ -105,12 +105,13 @@ static int ckpt_open(morph_ctx *ctx, const char *path, int write, ckpt_file *f)
     int rc = MPI_File_open(ctx->comm, path, mode, MPI_INFO_NULL, &f->fh);
     return rc == MPI_SUCCESS ? MORPH_OK : mpi_failed(f, rc);
   }
-  /* Rank 0 creates the file before the others open it. */
-  int rc = MORPH_OK;
-  if (ctx->rank == 0 && (f->fd = open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0600)) < 0)
+  /* Rank 0 made the file (ckptspace.c, O_EXCL); it opens it before the
+   * others, never through a link. */
+  int rc = MORPH_OK, flags = O_WRONLY | O_NOFOLLOW | O_CLOEXEC;
+  if (ctx->rank == 0 && (f->fd = open(path, flags)) < 0)
     rc = MORPH_EIO;
   rc = morph__agree(ctx, ctx->comm, rc, morph__now() + ctx->opts.step_timeout);
-  if (rc == MORPH_OK && ctx->rank != 0 && (f->fd = open(path, O_WRONLY | O_CLOEXEC)) < 0)
+  if (rc == MORPH_OK && ctx->rank != 0 && (f->fd = open(path, flags)) < 0)
     rc = MORPH_EIO;
   return rc;
 }

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "common/clock.h"
-#include "common/folder.h"
+#include "common/safedir.h"
 #include "runtime/checkpoint.h"
 #include "runtime/wait.h"
 
@@ -37,11 +37,15 @@ static int64_t my_bytes(const morph_ctx *ctx)
   return b + 4096; /* head and entries, generously */
 }
 
-/* Rank 0: the file, at `total` bytes. "" if done, else why not. */
+/* Rank 0: the file, at `total` bytes. "" if done, else why not. Created
+ * new, never through a link: a file of that name left by an earlier job
+ * of ours is removed first; one of another user (in a sticky folder) stays
+ * and the relaunch is refused. */
 static void reserve_file(const char *path, const char *dir, int64_t total, char *why, size_t size)
 {
   why[0] = '\0';
-  int fd = open(path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0600);
+  unlink(path);
+  int fd = open(path, O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY | O_CLOEXEC, 0600);
   if (fd < 0) {
     snprintf(why, size, "cannot create the checkpoint there (%s)", strerror(errno));
     return;
@@ -68,7 +72,7 @@ int morph__ckpt_reserve(morph_ctx *ctx, morph__window *w)
 {
   char why[256];
   double deadline = morph__now() + w->step_timeout;
-  morph__folder_writable(ctx->checkpoint_dir, why, sizeof why);
+  morph__dir_usable(ctx->checkpoint_dir, why, sizeof why);
   int rc = morph__agree(ctx, ctx->comm, why[0] ? MORPH_EIO : MORPH_OK, deadline);
   if (rc == MORPH_EIO)
     snprintf(w->why, sizeof w->why, "the checkpoint folder %.110s %.110s", ctx->checkpoint_dir,

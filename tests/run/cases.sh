@@ -511,6 +511,31 @@ case_app_ckpt_dir_refused() {
   expect_err "checkpoint folder $T/small is not writable (Read-only file system)"
 }
 
+# A checkpoint folder others could use to redirect the checkpoint (issue
+# 22) is refused at start, naming it and what is wrong: a symbolic link,
+# a folder of another user, one others may write without the sticky bit.
+# A sticky folder everyone writes (as /tmp) is fine: the job relaunches.
+case_app_ckpt_dir_unsafe_refused() {
+  check_app
+  mkdir -m 0700 "$T/real" && ln -s "$T/real" "$T/link"
+  rc_run -n 2 --checkpoint-dir "$T/link" -- -n 10
+  expect_rc 125
+  expect_err "checkpoint folder $T/link is a symbolic link"
+  mkdir -m 0755 "$T/other" && chown 65534 "$T/other"
+  rc_run -n 2 --checkpoint-dir "$T/other" -- -n 10
+  expect_rc 125
+  expect_err "checkpoint folder $T/other belongs to uid 65534, neither you nor root"
+  mkdir "$T/open" && chmod 0777 "$T/open"
+  rc_run -n 2 --checkpoint-dir "$T/open" -- -n 10
+  expect_rc 125
+  expect_err "checkpoint folder $T/open may be written by others (mode 0777, no sticky bit)"
+  chmod 1777 "$T/open"
+  rc_run -n 2 --checkpoint-dir "$T/open" --schedule "3@it5:relaunch" -- -n 20
+  expect_rc 0
+  expect_row 1 "2,3,relaunch,ok"
+  expect_out "CHECK PASSED"
+}
+
 # A folder too small for the checkpoint: the native API's relaunch is
 # rolled back before any data is given up (the file's space is reserved
 # first), and the job goes on at its size with its data.
