@@ -49,18 +49,7 @@ export MORPH_CHECKPOINT_DIR=$work
 RANDOM=$seed
 echo "soak: seed $seed, $cycles resizes on $hosts hosts ($name), work folder $work"
 
-STEP=8
-app_args() {
-  local app=$1 points=$(( (k + 2) * STEP ))
-  case $app in
-  jacobi) echo "--size 240 --iters $points --delay-ms 15" ;;
-  heat) echo "--size 96 --iters $points --delay-ms 15" ;;
-  cg) echo "--size $((points < 48 ? 48 : points)) --iters 100000 --delay-ms 15" ;;
-  nbody) echo "--size 128 --iters $points --delay-ms 15" ;;
-  farm) echo "--size $((points * 20)) --delay-ms 1" ;;
-  test-dmr-front-end) echo "$points" ;;
-  esac
-}
+. "$(dirname "$0")/soak-apps.sh"
 
 # spread COUNT: COUNT processes over the hosts, at random, each host at
 # most its entry of avail[]; "node2:1+node3:2" in $clause, cnt[] updated

@@ -42,21 +42,7 @@ export MORPH_CHECKPOINT_DIR=$work
 RANDOM=$seed
 echo "soak: seed $seed, $cycles resizes, work folder $work"
 
-# Arguments of each application for a job of k resizes, one every
-# STEP morph points (farm: a morph point per round of 20 tasks).
-STEP=8
-app_args() {
-  local app=$1 points=$(( (k + 2) * STEP ))
-  case $app in
-  jacobi) echo "--size 240 --iters $points --delay-ms 15" ;;
-  heat) echo "--size 96 --iters $points --delay-ms 15" ;;
-  # cg runs to convergence (its check needs it), about 2.25 x side iterations:
-  # a side of `points` keeps it going past the last resize.
-  cg) echo "--size $((points < 48 ? 48 : points)) --iters 100000 --delay-ms 15" ;;
-  nbody) echo "--size 128 --iters $points --delay-ms 15" ;;
-  farm) echo "--size $((points * 20)) --delay-ms 1" ;;
-  esac
-}
+. "$(dirname "$0")/soak-apps.sh"
 
 # sched: k random sizes 1..8, each different from the one before (set
 # here, not echoed: a subshell would not advance the seeded RANDOM). The
