@@ -90,14 +90,20 @@ static void test_openmpi_user_tcp_interfaces_win(void **state)
   unsetenv("MORPH_STEP_TIMEOUT");
 }
 
+/* Writes text to a new temporary file; its path in path. */
+static void temp_file(char *path, const char *text)
+{
+  int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+  close(fd);
+}
+
 static void test_openmpi_hostfile_with_slots_no_recovery(void **state)
 {
   (void)state;
   char path[] = "/tmp/test-launch-mpicmd-XXXXXX";
-  int fd = mkstemp(path);
-  assert_true(fd >= 0);
-  assert_int_equal(write(fd, "node1 slots=4\n", 14), 14);
-  close(fd);
+  temp_file(path, "node1 slots=4\n");
   char *app[] = {"prog", NULL};
   /* The user's own PMIx exchange time-out wins. */
   const char *args[] = {"--bind-to", "none", "--mca", "pmix_base_exchange_timeout", "5"};
@@ -121,10 +127,7 @@ static void test_openmpi_hostfile_of_several_hosts_oversubscribes(void **state)
 {
   (void)state;
   char path[] = "/tmp/test-launch-mpicmd-XXXXXX";
-  int fd = mkstemp(path);
-  assert_true(fd >= 0);
-  assert_int_equal(write(fd, "node1 slots=2\nnode2 slots=2 # two\n", 34), 34);
-  close(fd);
+  temp_file(path, "node1 slots=2\nnode2 slots=2 # two\n");
   char *app[] = {"prog", NULL};
   struct morph__launch_mpicmd c = {.mpi = MORPH__LAUNCH_MPI_OPENMPI, .mpirun = "/opt/mpirun",
                                    .hostfile = path, .no_recovery = 1, .app = app};
@@ -135,15 +138,6 @@ static void test_openmpi_hostfile_of_several_hosts_oversubscribes(void **state)
   };
   assert_command(&c, 2, want);
   unlink(path);
-}
-
-/* Writes text to a new temporary file; its path in path. */
-static void temp_file(char *path, const char *text)
-{
-  int fd = mkstemp(path);
-  assert_true(fd >= 0);
-  assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-  close(fd);
 }
 
 /* Hydra refuses Open MPI's "slots=" in a hostfile: MPICH gets the
