@@ -65,5 +65,7 @@ plot '$out/runs.dat' u 1:(\$3 == 1 ? \$2 : 1/0) w p pt 7 lc rgb '#22aa77' t 'ok'
      '$out/runs.dat' u 1:(\$3 == 0 ? \$2 : 1/0) w p pt 7 lc rgb '#dd2222' t 'failed'
 GP
 echo "files: $out" >&2
-echo "RESULT crash_points=$runs crash_points_failed=$failed crash_point_names=$k crash_reps=$reps"
+result="RESULT crash_points=$runs crash_points_failed=$failed crash_point_names=$k crash_reps=$reps"
+echo "$result"
+bench_record crash-points "$result"
 [ "$failed" = 0 ]

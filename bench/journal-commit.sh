@@ -60,4 +60,6 @@ plot '-' u 1:2 w boxes lc rgb '#3366aa' notitle
 e
 GP
 echo "files: $out" >&2
-echo "RESULT journal_commit_normal_ms=$normal journal_commit_full_ms=$full journal_full_vs_normal=$(bench_ratio "$full" "$normal")"
+result="RESULT journal_commit_normal_ms=$normal journal_commit_full_ms=$full journal_full_vs_normal=$(bench_ratio "$full" "$normal")"
+echo "$result"
+bench_record journal-commit "$result" "$out/journal-commit.csv"

@@ -17,6 +17,24 @@
 #                                     a table of medians (below) and the keys
 #                                     of its RESULT line in $bench_result
 #   bench_write_workload KIND FILE NJOBS GAP ROW...   a workload file (below)
+#   bench_record NAME "$result" [CSV_FILE]
+#                                     keeps the run's RESULT line(s) as data
+#                                     in bench/results/NAME/ (below); called
+#                                     where a script prints its RESULT line
+#
+# Recording. bench_record appends to bench/results/NAME/results.csv one row
+# per key of the RESULT lines given (one run, however many lines):
+#   date_utc,commit,host,nproc,load,key,value
+# (commit: short hash, "-dirty" when the tree differs from it outside
+# bench/results; load: /proc/loadavg's three averages; a bare word in a
+# RESULT line, as in "RESULT calls init_s=1", prefixes the keys after it:
+# calls.init_s). It then rewrites bench/results/NAME/latest.md, a table of
+# that run, and copies CSV_FILE (the run's own data) to latest.csv. Nothing
+# is written when MORPH_BENCH_NO_RECORD is set (the CTest cases that run a
+# bench set it, and a bench that runs another whose keys its own RESULT
+# line carries) or for a --quick or --smoke run ($quick or $smoke set and
+# not 0, --ratios too): their figures are not the benchmark's. MORPH_BENCH_RESULTS moves
+# bench/results elsewhere (the test of this file).
 
 bench_init() { # NAME [DEFAULT_BUILD]
   bench_name=$1
@@ -96,4 +114,52 @@ bench_write_workload() {
       sep=,
     done
     echo "]}"; } >"$file"
+}
+
+bench_record() { # NAME RESULT_LINES [CSV_FILE]
+  [ -z "${MORPH_BENCH_NO_RECORD:-}" ] || return 0
+  [[ "${quick:-0}${smoke:-0}" =~ ^0*$ ]] || return 0
+  local top dir stamp
+  top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+  dir=${MORPH_BENCH_RESULTS:-$top/bench/results}/$1
+  stamp=$(bench_stamp "$top")
+  mkdir -p "$dir" || { echo "bench_record: cannot create $dir" >&2; return 1; }
+  [ -s "$dir/results.csv" ] || echo "date_utc,commit,host,nproc,load,key,value" >"$dir/results.csv"
+  bench_result_pairs "$2" | awk -F'\t' -v s="$stamp" '{ v = $2
+    if (v ~ /[",]/) { gsub(/"/, "\"\"", v); v = "\"" v "\"" }
+    print s "," $1 "," v }' >>"$dir/results.csv"
+  [ -z "${3:-}" ] || cp "$3" "$dir/latest.csv"
+  bench_latest_md "$1" "$stamp" "$2" "${3:+latest.csv}" >"$dir/latest.md"
+}
+
+# The columns before key,value: date, commit, host, cores, load averages.
+bench_stamp() { # TOP
+  local commit
+  commit=$(git -C "$1" rev-parse --short HEAD 2>/dev/null || echo unknown)
+  git -C "$1" diff --quiet HEAD -- . ':!bench/results' 2>/dev/null || commit+=-dirty
+  printf "%s,%s,%s,%s,%s" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$commit" "$(hostname)" \
+    "$(nproc)" "$(cut -d' ' -f1-3 /proc/loadavg)"
+}
+
+# "KEY<tab>VALUE" per key=value of the RESULT lines, a bare word prefixing the
+# keys after it on its line.
+bench_result_pairs() {
+  awk -v OFS='\t' '/^RESULT/ { p = ""; for (i = 2; i <= NF; i++) {
+      e = index($i, "=")
+      if (e) print p substr($i, 1, e - 1), substr($i, e + 1); else p = $i "." } }' <<<"$1"
+}
+
+bench_latest_md() { # NAME STAMP RESULT_LINES [CSV]
+  local date commit host nproc load
+  IFS=, read -r date commit host nproc load <<<"$2"
+  echo "# bench/results/$1: the latest run"
+  echo
+  echo "Written by bench_record (bench/lib.sh); every run is in results.csv."
+  echo
+  echo "Run $date, commit $commit, host $host ($nproc cores, load $load)."
+  [ -z "${4:-}" ] || echo "The run's own data: [$4]($4)."
+  echo
+  echo "| key | value |"
+  echo "|---|---|"
+  bench_result_pairs "$3" | awk -F'\t' '{ v = $2; gsub(/\|/, "\\|", v); print "| " $1 " | " v " |" }'
 }

@@ -78,3 +78,4 @@ for kind in expand shrink; do
   line="$line overlap_${kind}_ratio=$(ratio "$o" "$b")"
 done
 echo "$line runs=$runs size=$size dropped=$dropped"
+bench_record overlap "$line runs=$runs size=$size dropped=$dropped"

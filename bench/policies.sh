@@ -134,4 +134,5 @@ tr '\n' '\0' <"$jobs" | xargs -0 -P "$(nproc)" -I{} bash -c 'run_one "$1"' _ {} 
 [ "$(wc -l <"$res")" -eq "$(wc -l <"$jobs")" ] || { echo "policies: some runs failed" >&2; exit 1; }
 elapsed=$(($(date +%s) - t0))
 python3 "$root/bench/policies-report.py" --runs "$res" --docs "$docs" --default "$DEFAULT" \
-  --traces "$found" --seconds "$elapsed" --work "$work" ${smoke:+--smoke}
+  --traces "$found" --seconds "$elapsed" --work "$work" ${smoke:+--smoke} | tee "$work/report.out"
+bench_record policies "$(grep '^RESULT' "$work/report.out")" "$res"

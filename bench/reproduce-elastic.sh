@@ -143,13 +143,15 @@ awk -F, 'NR > 1 {
     }
   }' "$out/results.csv" >"$out/table.md"
 cat "$out/table.md" >&2
-awk -F, 'NR > 1 {m[$1] = $3; c[$1] = $4}
+result=$(awk -F, 'NR > 1 {m[$1] = $3; c[$1] = $4}
   END {printf "RESULT elastic_single_cpu_vs_static=%.2f elastic_single_time_vs_static=%.2f stepping_cpu_vs_static=%.2f workload_cpu_vs_static8=%.2f workload_makespan_vs_static8=%.2f workload_cpu_vs_static4=%.2f workload_makespan_vs_static4=%.2f\n",
        c["single-mtct"] / c["single-static-8"], m["single-mtct"] / m["single-static-8"],
        c["single-stepping"] / c["single-static-8"],
        c["workload-mtct"] / c["workload-static-8"], m["workload-mtct"] / m["workload-static-8"],
        c["workload-mtct"] / c["workload-static-4"], m["workload-mtct"] / m["workload-static-4"]}' \
-  "$out/results.csv"
+  "$out/results.csv")
+echo "$result"
+bench_record reproduce-elastic "$result" "$out/results.csv"
 
 # elastic.png: slots held over time, as the thesis's Fig. 5.6b: the single
 # job's three runs on the left, the workload's on the right (the area

@@ -94,6 +94,7 @@ awk -F, -v phase="$PHASE" -v env="${ENV[*]}" '
     printf "RESULT steady_malleable_s=%.2f steady_migration_s=%.2f\n", mst, gst
     printf "RESULT malleable_vs_optimal_pct=%.1f malleable_vs_migration_pct=%.1f steady_malleable_vs_optimal_pct=%.1f steady_malleable_vs_migration_pct=%.1f\n", 100 * (tot["malleable"] / otot - 1), 100 * (1 - tot["malleable"] / tot["migration"]), 100 * (mst / otot - 1), 100 * (1 - mst / gst)
   }' "$out/iterations.csv" | tee "$out/results.txt"
+bench_record reproduce-pcm "$(cat "$out/results.txt")" "$out/phases.csv"
 
 {
   echo "| phase | processors | malleable (s/it) | steady | migration only (s/it) | steady | best static (s/it) |"

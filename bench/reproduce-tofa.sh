@@ -50,6 +50,7 @@
 # niced: the machine is shared.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+. "$root/bench/lib.sh" # bench_record
 build=${MORPH_BUILD:-$root/build-bench}
 out=${OUT:-$build/tofa}
 say() { echo "reproduce-tofa: $*" >&2; }
@@ -322,7 +323,7 @@ say "4/4 profiler overhead: Jacobi, $pairs pairs of runs with and without, side 
 # Both runs of a pair at the same time, so that both see the same load
 # (bench/tofa/prof-overhead.sh); the ratio of each pair, median, min, max.
 lib="$build/lib/libmorph-prof-ompi.so"
-MORPH_BUILD=$build bash "$root/bench/tofa/prof-overhead.sh" --pairs "$pairs" --dir "$out/jac.ranks" \
+MORPH_BUILD=$build MORPH_BENCH_NO_RECORD=1 bash "$root/bench/tofa/prof-overhead.sh" --pairs "$pairs" --dir "$out/jac.ranks" \
   >overhead.txt
 sed 's/^/  /' overhead.txt | grep -v RESULT >&2
 ovr() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" overhead.txt; }
@@ -424,17 +425,19 @@ plot 'table1.csv' skip 1 using 2:xtic(1) title 'morph default', '' skip 1 using 
 EOF
 gnuplot table1.gp
 if [ $lammps_only = 1 ]; then
-  echo "RESULT tofa_vs_default_lammps=$(ratio lammps16 tofa) morph_vs_default_lammps=$(ratio lammps16 box)" \
+  result=$(echo "RESULT tofa_vs_default_lammps=$(ratio lammps16 tofa) morph_vs_default_lammps=$(ratio lammps16 box)" \
     "tofa_vs_default_lammps8=$(ratio lammps8 tofa) morph_vs_default_lammps8=$(ratio lammps8 box)" \
     "tofa_abort_ratio_lammps16=$(aborts lammps16 tofa) morph_abort_ratio_lammps16=$(aborts lammps16 box)" \
     "default_abort_ratio_lammps16=$(aborts lammps16 default) abort_model_agrees=$agree shape_lammps=$lshape" \
-    "$calib batches=$batches seconds=$SECONDS"
+    "$calib batches=$batches seconds=$SECONDS")
+  echo "$result"
+  bench_record reproduce-tofa "$result"
   exit 0
 fi
 
 dt_t=$(awk -F, '$1 == "tofa" {print $2}' fig3-dt.csv)
 dt_d=$(awk -F, '$1 == "default" {print $2}' fig3-dt.csv)
-echo "RESULT tofa_vs_default_dt=$(ratio dt16 tofa) tofa_vs_default_lammps=$(ratio lammps16 tofa)" \
+result=$(echo "RESULT tofa_vs_default_dt=$(ratio dt16 tofa) tofa_vs_default_lammps=$(ratio lammps16 tofa)" \
   "morph_vs_default_dt=$(ratio dt16 box) morph_vs_default_lammps=$(ratio lammps16 box)" \
   "tofa_abort_ratio=$(aborts dt16 tofa) default_abort_ratio=$(aborts dt16 default)" \
   "prof_overhead=$overhead prof_overhead_min=$overhead_min prof_overhead_max=$overhead_max prof_call_ns_sendrecv=$call_sr prof_call_ns_allreduce=$call_ar" \
@@ -443,4 +446,6 @@ echo "RESULT tofa_vs_default_dt=$(ratio dt16 tofa) tofa_vs_default_lammps=$(rati
   "remap_vs_default_dt=$(ratio dt16 remap) dt_faultfree_tofa_vs_default=$(awk -v a="$dt_t" -v b="$dt_d" 'BEGIN {printf "%.3f", a / b}')" \
   "morph_vs_default_lammps8=$(ratio lammps8 box)" \
   "morph_abort_ratio=$(aborts dt16 box) morph_abort_ratio_lammps16=$(aborts lammps16 box)" \
-  "abort_model_agrees=$agree shape_lammps=$lshape shape_dt=$dshape $calib batches=$batches seconds=$SECONDS"
+  "abort_model_agrees=$agree shape_lammps=$lshape shape_dt=$dshape $calib batches=$batches seconds=$SECONDS")
+echo "$result"
+bench_record reproduce-tofa "$result"

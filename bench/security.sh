@@ -115,9 +115,11 @@ passed=$(grep -E 'Test +#' "$T/attacks.txt" | grep -c ' Passed' || true)
 echo "== crash points"
 crash="crash_points=- crash_points_failed=-"
 if [ -x "$root/bench/crash-points.sh" ] || [ -f "$root/bench/crash-points.sh" ]; then
-  line=$(MORPH_BUILD=$build bash "$root/bench/crash-points.sh" ${quick:+--quick} | tee /dev/stderr | grep '^RESULT' || true)
+  line=$(MORPH_BUILD=$build MORPH_BENCH_NO_RECORD=1 bash "$root/bench/crash-points.sh" ${quick:+--quick} | tee /dev/stderr | grep '^RESULT' || true)
   crash=$(echo "$line" | grep -oE 'crash_points=[^ ]+ crash_points_failed=[^ ]+' || echo "$crash")
 fi
 
-echo "RESULT flood_legit_ok=$flood_ok auth_msg_overhead=${auth%% *} munge_per_msg_vs_plain=${munge%% *}" \
-     "$crash attacks=$attacks attacks_refused_share=$(bench_ratio "$passed" "$attacks")"
+result=$(echo "RESULT flood_legit_ok=$flood_ok auth_msg_overhead=${auth%% *} munge_per_msg_vs_plain=${munge%% *}" \
+     "$crash attacks=$attacks attacks_refused_share=$(bench_ratio "$passed" "$attacks")")
+echo "$result"
+bench_record security "$result"

@@ -20,6 +20,7 @@
 # --sim-only (reuse DIR's calibration and real runs; only simulate again).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+. "$root/bench/lib.sh" # bench_record
 build=${MORPH_BUILD:-$root/build}
 slots=6 out= sim_only=0 gap=3 njobs=10
 while [ $# -gt 0 ]; do
@@ -199,4 +200,6 @@ for kind in fixed flexible; do echo "per job, $kind: mean |sim - real| $(per_job
 echo "calibration: expansion $(cat "$out/cal/expand") s, shrink $(cat "$out/cal/shrink") s; files: $out"
 fixed=$(ratio "$(value sim-fixed makespan_s)" "$(value real-fixed makespan_s)")
 flex=$(ratio "$(value sim-flexible makespan_s)" "$(value real-flexible makespan_s)")
-echo "RESULT sim_vs_real_completion_fixed=$fixed sim_vs_real_completion_flexible=$flex jobs=$njobs slots=$slots"
+result="RESULT sim_vs_real_completion_fixed=$fixed sim_vs_real_completion_flexible=$flex jobs=$njobs slots=$slots"
+echo "$result"
+bench_record sim-vs-real "$result"

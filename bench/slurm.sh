@@ -389,3 +389,4 @@ if [ "$no_workload" = 0 ]; then
 fi
 echo "files: $out"
 echo "$result"
+bench_record slurm "$result"

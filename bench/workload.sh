@@ -85,4 +85,6 @@ for k in completed makespan_s avg_wait_s avg_exec_s avg_completion_s throughput_
 done
 printf "%-22s %12s %12s\n" energy_j "$(joules fixed)" "$(joules flexible)"
 echo "files: $out"
-echo "RESULT flexible_vs_fixed_completion=$completion flexible_vs_fixed_wait=$wait_r flexible_vs_fixed_allocation=$alloc flexible_vs_fixed_job_completion=$jobcomp energy_flexible_over_fixed=$energy jobs=$njobs slots=$slots"
+result="RESULT flexible_vs_fixed_completion=$completion flexible_vs_fixed_wait=$wait_r flexible_vs_fixed_allocation=$alloc flexible_vs_fixed_job_completion=$jobcomp energy_flexible_over_fixed=$energy jobs=$njobs slots=$slots"
+echo "$result"
+bench_record workload "$result"

@@ -155,24 +155,28 @@ int morph_open(MPI_Comm comm, const morph_options *opts, morph_ctx **ctx);
  * same reason, an MPI_Finalize that has not returned after 5 s (Open MPI
  * 4.1 after a live shrink, intermittently) ends the process with the job's
  * outcome; the outcome has been agreed and sent to the launcher before.
+ * Errors: none of its own; a failure of morph's last steps makes the
+ * outcome 1.
  */
 int morph_finalize(morph_ctx *ctx, int status);
 
 /* The communicator of the current processes. It changes at a
- * reconfiguration: fetch it again after each morph_point(). */
+ * reconfiguration: fetch it again after each morph_point(). Never fails
+ * (ctx open), as the accessors below. */
 MPI_Comm morph_comm(const morph_ctx *ctx);
 
 /* This process's rank and the number of processes in morph_comm(). Staying
  * processes keep their rank across a reconfiguration; joiners get the
- * highest ranks. */
+ * highest ranks. Never fails (ctx open). */
 int morph_rank(const morph_ctx *ctx);
 int morph_size(const morph_ctx *ctx);
 
-/* This process's status (see morph_status). */
+/* This process's status (see morph_status). Never fails (ctx open). */
 morph_status morph_get_status(const morph_ctx *ctx);
 
 /* Number of morph_point() calls of the job so far, carried across
- * reconfigurations and relaunches (joiners get the job's count). */
+ * reconfigurations and relaunches (joiners get the job's count). Never
+ * fails (ctx open). */
 int64_t morph_iteration(const morph_ctx *ctx);
 
 /* The message of the last failure on this context ("" if none). */
@@ -272,6 +276,7 @@ typedef struct morph_callbacks {
   int (*unpack)(void *arg, int nblobs, void *const *blobs, const size_t *lens);
   void *arg;
 } morph_callbacks;
+/* Registers cb under name, as above. Errors: as above. */
 int morph_data_callbacks(morph_ctx *ctx, const char *name, const morph_callbacks *cb);
 
 /* Local element count and global offset of the first local element of a

@@ -1,17 +1,21 @@
 # Man pages of the tools, generated from their --help by help2man (Debian
-# package help2man, installed by scripts/setup.sh). Without help2man the
+# package help2man, installed by scripts/setup.sh): the page is the text
+# `morph <command> --help` prints, no copy of its own. Without help2man the
 # build says so and installs no man pages; everything else is unchanged.
 find_program(MORPH_HELP2MAN help2man)
 
-set(morph_man_desc_morph "malleable MPI jobs: one command line for run, submit, status, sim, report")
-set(morph_man_desc_morph-run "start an MPI application and carry out its reconfigurations")
-set(morph_man_desc_morph-submit "submit a job to morphd")
-set(morph_man_desc_morph-status "show morphd's jobs and slots")
-set(morph_man_desc_morph-cancel "cancel a job of morphd")
-set(morph_man_desc_morph-workload "run a JSON workload on morphd")
-set(morph_man_desc_morph-report "per-job and total metrics of morphd's journal, with plots")
-set(morph_man_desc_morph-daemon "morphd, the resource manager of malleable jobs")
-set(morph_man_desc_morph-sim "simulate a workload with morph's policy engine")
+# The NAME line of each page: the dispatcher's own, and for each command the
+# one-line description `morph --help` prints, read from its table in
+# tools/morph.c (one copy of each description).
+set(morph_man_desc_morph "malleable MPI jobs: one command line for run, submit, status, sim, report, prof")
+file(STRINGS ${CMAKE_SOURCE_DIR}/tools/morph.c morph_command_lines REGEX "^  {\"[a-z]+\", \".*\"},$")
+set(MORPH_COMMANDS "")
+foreach(line ${morph_command_lines})
+  string(REGEX REPLACE "^  {\"([a-z]+)\", \"(.*)\"},$" "\\1" cmd "${line}")
+  string(REGEX REPLACE "^  {\"([a-z]+)\", \"(.*)\"},$" "\\2" desc "${line}")
+  list(APPEND MORPH_COMMANDS ${cmd})
+  set(morph_man_desc_morph-${cmd} "${desc}")
+endforeach()
 
 function(morph_man_pages tools)
   if(NOT MORPH_HELP2MAN)

@@ -33,22 +33,26 @@ bin=$build/bin
 # Open MPI refuses to run as root unless told so.
 [ "$(id -u)" = 0 ] && export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
-dir=$(mktemp -d /tmp/morph-demo.XXXXXX)
+dir=$(mktemp -d "${TMPDIR:-/tmp}/morph-demo.XXXXXX")
 out=${out:-$dir/report}
 daemon_pid=
 workload_pid=
 
 # Jobs run in sessions of their own (they survive a morphd crash), so they
-# are stopped through morphd, and by process group as a last resort.
+# are stopped through morphd, and by process group as a last resort: the
+# journal is read only once morphd has ended (it holds the journal until it
+# exits: "database is locked" otherwise).
 cleanup() {
   trap - EXIT INT TERM
   [ -n "$workload_pid" ] && kill "$workload_pid" 2>/dev/null || true
   if [ -n "$daemon_pid" ] && kill -0 "$daemon_pid" 2>/dev/null; then
     timeout 40 "$bin/morph" daemon -d "$dir" --stop --kill-jobs > /dev/null 2>&1 || true
     kill "$daemon_pid" 2>/dev/null || true
+    wait "$daemon_pid" 2>/dev/null || true
   fi
   if command -v sqlite3 > /dev/null && [ -f "$dir/journal.db" ]; then
-    for pid in $(sqlite3 "$dir/journal.db" "SELECT pid FROM jobs WHERE state = 'running' AND pid > 0"); do
+    for pid in $(sqlite3 -cmd ".timeout 5000" "$dir/journal.db" \
+                   "SELECT pid FROM jobs WHERE state = 'running' AND pid > 0"); do
       kill -TERM -- "-$pid" 2>/dev/null || true
     done
   fi
@@ -81,7 +85,7 @@ echo "== every job at the end (morph status --all)"
 if command -v sqlite3 > /dev/null; then
   echo
   echo "== resizes (journal: job, operation, sizes, seconds to complete, outcome)"
-  sqlite3 -separator ' ' "$dir/journal.db" "SELECT 'job', job, op, from_size, '->', to_size,
+  sqlite3 -cmd ".timeout 5000" -separator ' ' "$dir/journal.db" "SELECT 'job', job, op, from_size, '->', to_size,
     printf('%.1f s', done - decided), CASE outcome WHEN 0 THEN 'ok' ELSE 'failed: ' || text END
     FROM resizes WHERE op != 'start' ORDER BY decided" | sed 's/^/  /'
 fi

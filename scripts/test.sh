@@ -35,9 +35,14 @@ build() { # DIR CMAKE-FLAGS...
 # that fails twice fails the suite; CTest's log names every rerun.
 retry='--repeat until-pass:2'
 
+# suite-leftovers, the last test, lists what the suite left in /tmp and
+# /dev/shm since this mark (tests/leftovers/check.py).
+mark_leftovers() { python3 "$here/tests/leftovers/check.py" mark "$1"; }
+
 whole_suite() {
   build "$here/build" || return
   cd "$here/build"
+  mark_leftovers "$here/build" || return
   timeout --kill-after=30 4200 ctest --output-on-failure -j 2 $retry
 }
 
@@ -49,6 +54,7 @@ mpi_tests='ompi|mpich|runtime|stress|apps|app-|^morphd-|example|test-run-|worklo
 sanitized_suite() {
   build "$here/build-asan" -DMORPH_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug || return
   cd "$here/build-asan"
+  mark_leftovers "$here/build-asan" || return
   ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$here/tests/lsan.supp timeout --kill-after=30 900 \
     ctest --output-on-failure -j 2 $retry -E "$mpi_tests" || return
   ASAN_OPTIONS=detect_leaks=0 timeout --kill-after=30 1200 \

@@ -23,10 +23,15 @@ static const char *const commands[][2] = {
 
 static void usage(FILE *out)
 {
-  fprintf(out, "usage: morph <command> [options]\n\ncommands:\n");
+  fprintf(out, "usage: morph <command> [options]\n"
+               "       morph --version\n\ncommands:\n");
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     fprintf(out, "  %-9s %s\n", commands[i][0], commands[i][1]);
-  fprintf(out, "\n`morph <command> --help` describes each command.\n");
+  fprintf(out, "\n`morph <command> --help` describes each command.\n"
+               "\nExit status: 0 on success; 2 for a usage error (an unknown command or\n"
+               "option, a missing or malformed value, options that contradict each\n"
+               "other), found before anything is started or created; 1 when the command\n"
+               "itself fails. morph run also returns the job's own status.\n");
 }
 
 /* The folder this program lives in, where its sub-programs are too. */
@@ -47,6 +52,14 @@ int main(int argc, char **argv)
   if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
     usage(argc < 2 ? stderr : stdout);
     return argc < 2 ? 2 : 0;
+  }
+  if (!strcmp(argv[1], "--version")) {
+    printf("morph %s\n", MORPH_VERSION_STRING);
+    return 0;
+  }
+  if (argv[1][0] == '-') {
+    fprintf(stderr, "morph: unknown option '%s' (see morph --help)\n", argv[1]);
+    return 2;
   }
   const char *cmd = strcmp(argv[1], "queue") ? argv[1] : "status";
   char dir[PATH_MAX], prog[PATH_MAX + 64];

@@ -142,7 +142,7 @@ bash "$here/plot.sh" "$out" || echo "bench/lang: plot failed" >&2
 column -s, -t "$out/resize.csv" >&2 || true
 echo "bench/lang: $((3 * 2 * rounds)) runs in $(($(date +%s) - start)) s, $failures failed; output in $out" >&2
 P=$out/point.csv R=$out/resize.csv
-echo "RESULT check_ns_c=$(med "$P" check_ns c) check_ns_fortran=$(med "$P" check_ns fortran)" \
+result=$(echo "RESULT check_ns_c=$(med "$P" check_ns c) check_ns_fortran=$(med "$P" check_ns fortran)" \
   "check_ns_python=$(med "$P" check_ns python) uninhibited_ns_c=$(med "$P" uninhibited_ns c)" \
   "uninhibited_ns_fortran=$(med "$P" uninhibited_ns fortran)" \
   "uninhibited_ns_python=$(med "$P" uninhibited_ns python)" \
@@ -151,5 +151,7 @@ echo "RESULT check_ns_c=$(med "$P" check_ns c) check_ns_fortran=$(med "$P" check
   "expand_python_s=$(med "$R" total python 2 4)" \
   "expand_fortran_vs_c=$(ratio "$R" total fortran 2 4) expand_python_vs_c=$(ratio "$R" total python 2 4)" \
   "shrink_fortran_vs_c=$(ratio "$R" total fortran 4 2) shrink_python_vs_c=$(ratio "$R" total python 4 2)" \
-  "data_mib=$mib rounds=$rounds failed_runs=$failures"
+  "data_mib=$mib rounds=$rounds failed_runs=$failures")
+echo "$result"
+bench_record lang "$result" "$out/resize.csv"
 [ "$failures" = 0 ]

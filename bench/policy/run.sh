@@ -6,13 +6,16 @@
 # MORPH_BUILD points to the build folder (default: build-bench next to src).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/../.." && pwd)
+. "$here/bench/lib.sh" # bench_record
 build=${MORPH_BUILD:-$here/build-bench}
 if [ ! -x "$build/bin/bench-policy" ]; then
   cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
   cmake --build "$build" --target bench-policy >/dev/null
 fi
-args=()
+args=() quick=0
 for a in "$@"; do
-  [ "$a" = "--quick" ] && args+=(--quick)
+  [ "$a" = "--quick" ] && args+=(--quick) quick=1
 done
-exec "$build/bin/bench-policy" "${args[@]}"
+out=$("$build/bin/bench-policy" "${args[@]}")
+echo "$out"
+bench_record policy "$(grep '^RESULT' <<<"$out")"

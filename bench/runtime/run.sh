@@ -30,6 +30,7 @@
 # perf-bandwidth.png, log/ (every run's output). Prints two RESULT lines.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib.sh" # bench_record
 build=${MORPH_BUILD:-$here/../../build-bench}
 bin=$build/bin
 quick=0
@@ -245,22 +246,26 @@ bash "$here/table-md.sh" "$out" "$sizes"
 bash "$here/plot.sh" "$out" "$sizes" || echo "bench/runtime: plots failed" >&2
 column -s, -t "$out/table.csv" >&2 || true
 echo "bench/runtime: $nrun runs in $(($(date +%s) - start)) s, $failures failed; output in $out" >&2
-echo "RESULT$keys"
-echo "RESULT expand_default_vs_bare=$key_default" \
+reconf="RESULT$keys"
+echo "$reconf"
+reconf+=$'\n'$(echo "RESULT expand_default_vs_bare=$key_default" \
   "shrink_world_vs_expand=$key_shrink_world live_vs_respawn=$key_respawn" \
   "data_mib=$largest change=2->4,4->2 memcpy_gbs=$memcpy_gbs" \
   "redist_gbs=$(get live 2 4 redist_gbs) redist_vs_memcpy_hot=$key_redist_hot" \
   "window_gbs=$(get live 2 4 window_gbs) redist_vs_memcpy_all_ranks=$key_window" \
-  "memcpy_newbuf_gbs=$cold_gbs memcpy_newbuf_huge_gbs=$huge_gbs failed_runs=$failures"
+  "memcpy_newbuf_gbs=$cold_gbs memcpy_newbuf_huge_gbs=$huge_gbs failed_runs=$failures")
+echo "${reconf#*$'\n'}"
 [ $quick = 2 ] && { [ "$failures" = 0 ]; exit; }
 # The point's cost per iteration from its own measured cost, free of the
 # noise that the timed blocks carry on a shared machine.
 est() { awk -v ns="$(pget "$1" uninhibited_ns)" -v ms="$(pget "$1" iter_ms)" 'BEGIN {
   if (ns == "nan" || ms == "nan") print "nan"; else printf "%.5f", 1 + ns * 1e-6 / ms }'; }
-echo "RESULT check_vs_nocheck=$(pget point-mpirun check_vs_nocheck)" \
+point=$(echo "RESULT check_vs_nocheck=$(pget point-mpirun check_vs_nocheck)" \
   "check_vs_nocheck_morphrun=$(pget point-morphrun check_vs_nocheck)" \
   "check_ns=$(pget point-mpirun check_ns) check_ns_morphrun=$(pget point-morphrun check_ns)" \
   "iter_ms=$(pget point-mpirun iter_ms) uninhibited_ns=$(pget point-mpirun uninhibited_ns)" \
   "uninhibited_ns_morphrun=$(pget point-morphrun uninhibited_ns)" \
-  "check_vs_nocheck_from_ns=$(est point-mpirun) check_vs_nocheck_from_ns_morphrun=$(est point-morphrun)"
+  "check_vs_nocheck_from_ns=$(est point-mpirun) check_vs_nocheck_from_ns_morphrun=$(est point-morphrun)")
+echo "$point"
+bench_record runtime "$reconf"$'\n'"$point" "$out/table.csv"
 [ "$failures" = 0 ]

@@ -8,6 +8,7 @@
 # MORPH_BUILD is the build folder (bench/run.sh sets it).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib.sh" # bench_record
 build=${MORPH_BUILD:-$here/../../build-bench}
 sim=$build/bin/morph-sim
 [ -x "$sim" ] || { echo "bench/sim: $sim not built" >&2; exit 1; }
@@ -31,6 +32,7 @@ echo "bench/sim: 1000 jobs ${t1000}s; $big SWF jobs ${tbig}s, ${mbig} KiB (10k j
 per=$(awk -v a="$m10k" -v b="$mbig" -v n=$big 'BEGIN { printf "%.3f", (b - a) / (n - 10000) }')
 if [ "$big" = 100000 ]; then
   echo "RESULT sim_1000_s=$t1000 sim_100k_s=$tbig sim_mem_kb_per_job=$per"
+  bench_record sim "RESULT sim_1000_s=$t1000 sim_100k_s=$tbig sim_mem_kb_per_job=$per"
 else
   echo "RESULT sim_1000_s=$t1000 sim_20k_s=$tbig sim_mem_kb_per_job=$per (quick: 20k jobs)"
 fi

@@ -17,6 +17,7 @@
 # MORPH_BUILD: build folder (default build). Open MPI, one host.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
+. "$root/bench/lib.sh" # bench_record
 build=${MORPH_BUILD:-$root/build}
 pairs=7 iters=1500 size=1000 dir=""
 while [ $# -gt 0 ]; do
@@ -64,7 +65,9 @@ for i in $(seq 1 "$pairs"); do
   echo "pair $i: without ${a} s, with ${b} s, ratio $r (load $(cut -d' ' -f1 /proc/loadavg))"
 done
 load_end=$(cut -d' ' -f1 /proc/loadavg)
-sort -g "$tmp/ratios" | awk -v n="$pairs" -v ls="$load_start" -v le="$load_end" '{a[NR] = $1}
+result=$(sort -g "$tmp/ratios" | awk -v n="$pairs" -v ls="$load_start" -v le="$load_end" '{a[NR] = $1}
   END {m = (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2
        printf "RESULT prof_overhead=%.3f prof_overhead_min=%.3f prof_overhead_max=%.3f prof_pairs=%d load_start=%s load_end=%s\n",
-              m, a[1], a[NR], n, ls, le}'
+              m, a[1], a[NR], n, ls, le}')
+echo "$result"
+bench_record prof-overhead "$result"

@@ -54,7 +54,8 @@ typedef enum morph_map_strategy {
   MORPH_MAP_COUNT
 } morph_map_strategy;
 
-/* "default", "random", "greedy", "tofa", "box"; "?" outside the enum. */
+/* "default", "random", "greedy", "tofa", "box"; "?" outside the enum.
+ * Never NULL. */
 const char *morph_map_strategy_name(morph_map_strategy s);
 
 /* Errors: MORPH_EINVAL for an unknown name (*s unchanged). */
@@ -103,7 +104,8 @@ int morph_map_compute(morph_map_strategy s, const morph_map_input *in, int *node
 int morph_map_remap(const morph_map_input *in, const int *old_node, double migration_cost,
                     int *node, morph_map_report *report);
 
-/* Sum over pairs (i, j) of traffic(i -> j) x route cost(node i, node j). */
+/* Sum over pairs (i, j) of traffic(i -> j) x route cost(node i, node j).
+ * Never fails: 0 without traffic (or for NULL arguments). */
 double morph_map_cost(const morph_map_input *in, const int *node);
 
 /* The nodes a job placed as node[] depends on: those its ranks run on and
@@ -114,7 +116,8 @@ int morph_map_footprint(const morph_map_input *in, const int *node, unsigned cha
 
 /* 1 if the job touches a failed node (failed[v] != 0): one of its nodes
  * fails, or one of its routes crosses one, whose links are then down
- * (paper 004, section 5.2); 0 if not; a negative code on error. */
+ * (paper 004, section 5.2); 0 if not. Errors: those of
+ * morph_map_footprint. */
 int morph_map_touches(const morph_map_input *in, const int *node, const unsigned char *failed);
 
 #ifdef __cplusplus

@@ -64,7 +64,8 @@ int morph_place_create(const char *name, const morph_place_param *params, int np
 
 /* Checks what morph_place_create() checks and writes the message of the
  * first problem into buf ("" if none; truncated to size, NUL-terminated if
- * size > 0). Returns MORPH_OK or the code morph_place_create() would. */
+ * size > 0). Errors: those morph_place_create() would return, but
+ * MORPH_ENOMEM. */
 int morph_place_create_error(const char *name, const morph_place_param *params, int nparams,
                              char *buf, size_t size);
 
@@ -115,7 +116,7 @@ int morph_place_actions(morph_place *place, const morph_policy_snapshot *snap,
  * for a strategy without probabilities and for NULL. A caller that builds
  * snapshots marks such a node DRAINING, so that a policy that shrinks jobs
  * off nodes that leave (granularity) moves malleable jobs off it before it
- * fails, and nothing new is placed there. */
+ * fails, and nothing new is placed there. Never fails. */
 int morph_place_failing(const morph_place *place, int node);
 
 /* Sets the outage probability of snapshot node `node` to p (morphd's
@@ -136,11 +137,12 @@ int morph_place_outage_set(morph_place *place, int node, double p);
 const char *morph_place_node_name(const morph_place *place, int node);
 
 /* Writes the strategy names, separated by ", ", into buf (truncated to
- * size, always NUL-terminated if size > 0). Returns the full length. */
+ * size, always NUL-terminated if size > 0). Returns the full length. Never
+ * fails. */
 size_t morph_place_names(char *buf, size_t size);
 
-/* Number of strategies, and the name and one-line description of strategy
- * i (NULL if out of range). */
+/* Number of strategies (never fails), and the name and one-line
+ * description of strategy i (NULL if out of range). */
 int morph_place_count(void);
 const char *morph_place_table_name(int i);
 const char *morph_place_table_description(int i);

@@ -257,7 +257,8 @@ int morph_policy_create_error(const char *name, const morph_policy_params *param
 /* Frees the policy; NULL is allowed. */
 void morph_policy_destroy(morph_policy *policy);
 
-/* The name the policy was created with ("dmr+fcfs" for "dmr"). */
+/* The name the policy was created with ("dmr+fcfs" for "dmr"); "" for
+ * NULL. Never NULL. */
 const char *morph_policy_name(const morph_policy *policy);
 
 /* Decides what to do now. Empties *actions, then appends START / EXPAND /
@@ -282,11 +283,12 @@ int morph_policy_decide(morph_policy *policy, const morph_policy_snapshot *snap,
 const char *morph_policy_errmsg(const morph_policy *policy);
 
 /* Writes the valid policy names, separated by ", ", into buf (truncated to
- * size, always NUL-terminated if size > 0). Returns the full length. */
+ * size, always NUL-terminated if size > 0). Returns the full length. Never
+ * fails. */
 size_t morph_policy_names(char *buf, size_t size);
 
-/* Number of entries in the policy table, and the name and one-line
- * description of entry i (NULL if out of range). */
+/* Number of entries in the policy table (never fails), and the name and
+ * one-line description of entry i (NULL if out of range). */
 int morph_policy_count(void);
 const char *morph_policy_table_name(int i);
 const char *morph_policy_table_description(int i);

@@ -74,7 +74,7 @@ void morph_comm_matrix_destroy(morph_comm_matrix *m);
 /* Message of the last failure ("" after success). Never NULL. */
 const char *morph_comm_matrix_errmsg(const morph_comm_matrix *m);
 
-/* Sum of all entries of one weight. */
+/* Sum of all entries of one weight. Never fails (m a loaded matrix). */
 uint64_t morph_comm_matrix_total(const morph_comm_matrix *m, morph_cm_weight w);
 
 /* Writes one weight as a Matrix Market file ("coordinate integer general",

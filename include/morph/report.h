@@ -125,7 +125,7 @@ const char *morph_report_errmsg(const morph_report *rep);
  * > units), MORPH_ENOMEM. */
 int morph_report_add(morph_report *rep, const morph_job_record *job);
 
-/* Number of records added. */
+/* Number of records added (0 for NULL). Never fails. */
 size_t morph_report_count(const morph_report *rep);
 
 /* Computes the totals (cheap enough to call after every add). */

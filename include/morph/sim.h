@@ -145,7 +145,8 @@ int morph_sim_estimates_parse(const char *text, morph_sim_estimates *mode, doubl
 
 /* Seconds a resize of a job with this model from `from` to `to` nodes
  * takes: the fixed cost of the direction plus the data that changes owner,
- * data_bytes * (1 - min/max), over min(from, to) links of `bandwidth`. */
+ * data_bytes * (1 - min/max), over min(from, to) links of `bandwidth`.
+ * Never fails: 0 when the size does not change or a size is below 1. */
 double morph_sim_reconf_cost(const morph_sim_config *cfg, const morph_model *model, int from,
                              int to);
 

@@ -67,7 +67,8 @@ const char *morph_topo_errmsg(const morph_topo *t);
  * MORPH_ENOMEM; t unchanged on failure. */
 int morph_topo_load(morph_topo *t, const char *path);
 
-/* The same from text in memory; `name` stands for the file in messages. */
+/* The same from text in memory; `name` stands for the file in messages.
+ * Errors: those of morph_topo_load but MORPH_EIO. */
 int morph_topo_parse(morph_topo *t, const char *text, const char *name);
 
 /* Generated topologies, nodes named node0, node1, ... Errors: MORPH_EINVAL
@@ -76,13 +77,15 @@ int morph_topo_torus(morph_topo *t, int x, int y, int z);
 int morph_topo_fattree(morph_topo *t, int leaves, int per_leaf);
 int morph_topo_flat(morph_topo *t, int nodes);
 
+/* The kind of t (MORPH_TOPO_NONE before a load and for NULL), and its
+ * name ("torus", ...; "?" outside the enum). Each never fails. */
 morph_topo_kind morph_topo_kind_of(const morph_topo *t);
-const char *morph_topo_kind_name(morph_topo_kind kind); /* "torus", ...; "?" */
+const char *morph_topo_kind_name(morph_topo_kind kind);
 
-/* Number of nodes (0 before a load). */
+/* Number of nodes (0 before a load and for NULL). Never fails. */
 int morph_topo_nodes(const morph_topo *t);
 
-/* Name of node i (NULL outside 0..n-1). */
+/* Name of node i; NULL outside 0..n-1 (and for NULL t). */
 const char *morph_topo_node_name(const morph_topo *t, int node);
 
 /* Index of the node with this name. Errors: MORPH_ENOENT. */
@@ -99,7 +102,7 @@ int morph_topo_coords(const morph_topo *t, int node, int xyz[3]);
 int morph_topo_route(const morph_topo *t, int from, int to, morph_link *links, int max);
 
 /* The longest route of this topology, in links (an upper bound for the
- * buffers of morph_topo_route). */
+ * buffers of morph_topo_route); 0 before a load. Never fails. */
 int morph_topo_max_hops(const morph_topo *t);
 
 /* Outage probabilities, one per node, in [0, 1]. A node with a non-zero
@@ -110,10 +113,12 @@ typedef struct morph_faults morph_faults;
 /* All zero, for the n nodes of t. Errors: MORPH_EINVAL, MORPH_ENOMEM. */
 int morph_faults_create(const morph_topo *t, morph_faults **out);
 
+/* Frees f; NULL is allowed. */
 void morph_faults_destroy(morph_faults *f);
+/* Message of the last failure ("" after success and for NULL). Never NULL. */
 const char *morph_faults_errmsg(const morph_faults *f);
 
-/* Number of nodes the object covers. */
+/* Number of nodes the object covers (0 for NULL). Never fails. */
 int morph_faults_nodes(const morph_faults *f);
 
 /* Errors: MORPH_EINVAL (node out of range, p outside [0, 1]; unchanged). */
@@ -122,7 +127,7 @@ int morph_faults_set(morph_faults *f, int node, double p);
 /* 0 for a node out of range. */
 double morph_faults_get(const morph_faults *f, int node);
 
-/* Number of nodes with a non-zero probability. */
+/* Number of nodes with a non-zero probability (0 for NULL). Never fails. */
 int morph_faults_count(const morph_faults *f);
 
 /* Reads "NODE PROBABILITY" lines (node names of t; '#' comments) over the
@@ -143,7 +148,7 @@ typedef struct morph_cost_model {
   const void *arg;       /* for fn; for Eq. 1, a double *c (NULL: 1) */
 } morph_cost_model;
 
-/* Eq. 1 for one link; f may be NULL (no faults). */
+/* Eq. 1 for one link; f may be NULL (no faults). Never fails. */
 double morph_link_cost_eq1(const morph_topo *t, const morph_faults *f, morph_link l,
                            const void *arg);
 

@@ -44,17 +44,18 @@ typedef enum morph_job_kind {
   MORPH_KIND_COUNT
 } morph_job_kind;
 
-/* "fixed", "moldable", "malleable", "flexible"; "?" outside the enum. */
+/* "fixed", "moldable", "malleable", "flexible"; "?" outside the enum.
+ * Never NULL. */
 const char *morph_job_kind_name(morph_job_kind kind);
 
 /* Parses a kind name (also "pure-moldable", "pure-malleable").
  * Errors: MORPH_EINVAL for an unknown name (*kind unchanged). */
 int morph_job_kind_parse(const char *name, morph_job_kind *kind);
 
-/* Nonzero for MALLEABLE and FLEXIBLE. */
+/* Nonzero for MALLEABLE and FLEXIBLE. Never fails. */
 int morph_job_kind_malleable(morph_job_kind kind);
 
-/* Nonzero for MOLDABLE and FLEXIBLE (min-max submission). */
+/* Nonzero for MOLDABLE and FLEXIBLE (min-max submission). Never fails. */
 int morph_job_kind_moldable(morph_job_kind kind);
 
 /* Upper limits of what a workload may hold, checked at load (JSON, SWF,
@@ -103,7 +104,7 @@ typedef struct morph_model {
 
 /* Seconds the whole job takes at a constant size n >= 1 (TABLE: log-log
  * interpolation between points, constant beyond the ends; scale applied).
- * Returns a positive number for any valid model and n >= 1. */
+ * Never fails: a positive number for any valid model (n < 1 counts as 1). */
 double morph_model_time(const morph_model *model, int n);
 
 /* Modelled MPI-to-compute time ratio (paper 002's MTCT) at size n >= 1:
@@ -112,7 +113,7 @@ double morph_model_time(const morph_model *model, int n);
  * size). A process that is not computing its share waits in MPI, as the
  * processes of an Amdahl code wait for the serial part: efficiency lost
  * to scaling shows up as MPI time, which is how Elastic MPI reads MTCT.
- * In [0, 1]. */
+ * In [0, 1]. Never fails. */
 double morph_model_mpi_share(const morph_model *model, int n);
 
 /* Checks a model's parameters and the limits above (the message names the
@@ -189,7 +190,7 @@ int morph_workload_add(morph_workload *wl, const morph_wjob *job);
 /* Sorts jobs by submit time, keeping file order among equal times. */
 void morph_workload_sort(morph_workload *wl);
 
-/* Index of the job with this name, or -1. */
+/* Index of the job with this name; -1 if there is none (or for NULL). */
 long morph_workload_find(const morph_workload *wl, const char *name);
 
 /* Reads a JSON workload file (replaces the current jobs).
@@ -287,7 +288,8 @@ int morph_workload_estimates_tsafrir(morph_workload *wl, double max_estimate, ui
  * (paper 000 caps requests at 32 of 128 nodes). Models are unchanged, so a
  * traced job that is cut runs longer than recorded. Returns the number of
  * jobs whose request was cut and names the first in the message. A cut
- * job's walltime grows by the ratio of the sizes (it was for the request). */
+ * job's walltime grows by the ratio of the sizes (it was for the request).
+ * Never fails (0 for NULL or max_size <= 0). */
 size_t morph_workload_cap_sizes(morph_workload *wl, int max_size);
 
 /* Sets every job's scheduling inhibitor (model.inhibit, DMRlib's
@@ -314,6 +316,7 @@ typedef struct morph_gen_options {
   int max_size;            /* cap on any size (32); 0: the catalog's */
 } morph_gen_options;
 
+/* Sets the defaults (in parentheses above). */
 void morph_gen_options_init(morph_gen_options *opt);
 
 /* Generates a workload: Poisson arrivals (exponential inter-arrival times,
@@ -359,7 +362,8 @@ int morph_lublin_options_shape(morph_lublin_options *opt, const char *shape);
 int morph_workload_generate_lublin(morph_workload *wl, const morph_lublin_options *opt);
 
 /* Offered load of a workload on `nodes` units: the work of every job at
- * its largest request over nodes x (last submit - first submit). */
+ * its largest request over nodes x (last submit - first submit). Never
+ * fails: 0 when nodes < 1 or every job is submitted at once. */
 double morph_workload_offered_load(const morph_workload *wl, int nodes);
 
 /* What to do with jobs that can never run on a cluster of n units. */
@@ -368,7 +372,8 @@ typedef enum morph_impossible {
   MORPH_IMPOSSIBLE_REJECT    /* fail the check */
 } morph_impossible;
 
-/* Nonzero if the job can start on a cluster of n units (req_min <= n). */
+/* Nonzero if the job can start on a cluster of n units (req_min <= n).
+ * Never fails. */
 int morph_wjob_fits(const morph_wjob *job, int n);
 
 /* Counts the jobs that cannot fit n units in *nbad (if not NULL) and puts
@@ -390,7 +395,7 @@ typedef struct morph_app_info {
 /* Fills *info for a catalog application. Errors: MORPH_ENOENT. */
 int morph_app_lookup(const char *name, morph_app_info *info);
 
-/* Name of the i-th catalog application, NULL past the end. */
+/* Name of the i-th catalog application; NULL for i past the end. */
 const char *morph_app_name(size_t i);
 
 /* Gain difference (paper 000, section 5.3): s(i) = (t[i-1] - t[i]) / t[0]

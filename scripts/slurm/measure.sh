@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Measures Slurm on the emulated cluster (docs/slurm.md, "Measured"):
+# Measures Slurm on the emulated cluster (its runs so far: bench/results/slurm/history.md, "scripts/slurm/measure.sh"):
 # bring-up of 4 nodes (cluster, MariaDB, slurmdbd, slurmctld, slurmds, until
 # sinfo shows them idle) and teardown; then, on one job, a grow by one node
 # (expander allocation, NumNodes=0, NumNodes=ALL) and a shrink by one node

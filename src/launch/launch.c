@@ -83,18 +83,25 @@ static int watch_hosts(struct morph__launch *r)
 }
 
 /* The program's resolved path, to recognise its processes in /proc, here
- * or on the job's other hosts (the same path there: a shared folder).
- * Errors: those of watch_hosts. */
+ * or on the job's other hosts (the same path there: a shared folder). A
+ * program that is not here is refused before mpirun starts: Open MPI's
+ * mpirun with --enable-recovery never ends when it cannot start one, and
+ * morph run could not watch its processes anyway. Exit status 127 (126:
+ * found but not executable), as env and timeout do. Errors: MORPH_ENOENT,
+ * those of watch_hosts. */
 static int find_app(struct morph__launch *r)
 {
   char path[PATH_MAX];
+  const char *app = r->opt->cmd.app[0];
   r->app_exe[0] = '\0';
-  if (morph__launch_which(r->opt->cmd.app[0], path, sizeof path) != 0 ||
-      !realpath(path, r->app_exe)) {
+  if (morph__launch_which(app, path, sizeof path) != 0 || !realpath(path, r->app_exe)) {
+    int exists = strchr(app, '/') && access(app, F_OK) == 0;
     r->app_exe[0] = '\0';
-    morph__say(&r->log, 0, "cannot find %s here: crashes and leavers of a shrink will not be seen",
-               r->opt->cmd.app[0]);
-    return MORPH_OK;
+    r->exit_code = exists ? 126 : 127;
+    morph__say(&r->log, 0, "%s: %s", app,
+               exists ? "not executable" : strchr(app, '/') ? "no such program"
+                                                            : "no such program in PATH");
+    return MORPH_ENOENT;
   }
   return r->opt->cmd.hostfile || r->opt->listen ? watch_hosts(r) : MORPH_OK;
 }
@@ -206,20 +213,21 @@ int morph__launch_init(struct morph__launch *r, struct morph__launch_opts *o)
     o->cmd.session_base = r->session;
   r->hostfile_given = o->cmd.hostfile;
   int rc = setup(r);
-  if (rc != MORPH_OK)
+  if (rc != MORPH_OK && !r->exit_code)
     r->exit_code = 125;
   return rc;
 }
 
-/* Open MPI's session folders of the job, here and on the hosts of its
- * hostfiles (session.h), once no process of the job is left: the given
- * one, and a relaunch's, which may have hosts added. */
+/* Open MPI's session folders and shared-memory segments of the job, here
+ * and on the hosts of its hostfiles (session.h), once no process of the
+ * job is left: the given one, and a relaunch's, which may have hosts
+ * added. */
 static void remove_session(struct morph__launch *r)
 {
   const char *base = morph__launch_mpi_session_base(&r->opt->cmd);
   const char *hf[2] = {r->hostfile_given, r->opt->cmd.hostfile};
   for (int i = 0; base && i < 2; i++) {
-    int left = i && hf[1] == hf[0] ? 0 : morph__launch_session_remove(base, hf[i], 10.0);
+    int left = i && hf[1] == hf[0] ? 0 : morph__launch_session_remove(base, hf[i], &r->shm, 10.0);
     if (left > 0)
       morph__say(&r->log, 0, "%s was not removed on %d host(s) of %s", base, left, hf[i]);
   }

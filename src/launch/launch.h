@@ -62,6 +62,7 @@
 #include "proto/hosts.h"
 #include "proto/listener.h"
 #include "proto/protocol.h"
+#include "session.h"
 #include "watch.h"
 
 enum morph__launch_phase {
@@ -129,6 +130,7 @@ struct morph__launch {
   char sock[PATH_MAX];       /* the socket the job connects to */
   char app_exe[PATH_MAX];    /* resolved program, to count its processes */
   char session[PATH_MAX];    /* base of Open MPI's session folders (session.h) */
+  struct morph__launch_shm shm; /* the job families whose segments to remove */
   const char *hostfile_given; /* --hostfile: every host a relaunch may have used */
   morph__listener listener; /* the job connects here (server.c) */
   morph__conn job;           /* fd -1: no job connected */

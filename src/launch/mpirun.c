@@ -59,5 +59,6 @@ int morph__launch_mpirun_stop(struct morph__launch *r)
   /* What a launcher killed with SIGKILL leaves here; the next mpirun of a
    * relaunch makes its folders anew. */
   morph__launch_session_remove_here(morph__launch_mpi_session_base(&r->opt->cmd));
+  morph__launch_session_remove_segments(&r->shm);
   return code;
 }

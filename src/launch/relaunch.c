@@ -84,9 +84,14 @@ void morph__launch_relaunch_exited(struct morph__launch *r)
   snprintf(why, sizeof why, "mpirun ended with status %d before the job connected",
            r->mpirun_code);
   if (r->phase == MORPH__LAUNCH_PH_RELAUNCH_EXIT) {
+    /* The leaving processes end with whatever the application returns for
+     * them (examples/minimal.c: 1, its sum is not there), and MPICH's
+     * mpiexec passes that on: routine. Only a signal or the launcher's own
+     * failure (128 and above) is news. */
     if (r->mpirun_code != 0)
-      morph__say(&r->log, 0, "mpirun ended with status %d after the checkpoint; relaunching anyway",
-                 r->mpirun_code);
+      morph__say(&r->log, r->mpirun_code >= 128 ? 0 : 1,
+                 "mpirun ended with status %d after the checkpoint%s; relaunching", r->mpirun_code,
+                 r->mpirun_code >= 128 ? " (a signal, or the launcher failed)" : "");
     restart(r);
   } else if (r->phase == MORPH__LAUNCH_PH_RESTART) {
     rollback(r, MORPH_ESPAWN, why);

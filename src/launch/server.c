@@ -108,6 +108,8 @@ static void on_hello(struct morph__launch *r, const morph__msg *m)
   r->hello = *m;
   r->job_hello = 1;
   r->connected = 1;
+  /* Now that its processes run, the job's session folders name it. */
+  morph__launch_session_note_jobs(morph__launch_mpi_session_base(&r->opt->cmd), &r->shm);
   morph__say(&r->log, 1, "job started: %d processes, pid %ld, %s, limits [%d, %d]", m->size, m->pid,
              m->mpi, m->min, m->max);
   morph__msg w;

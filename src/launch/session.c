@@ -1,6 +1,8 @@
 #include "session.h"
 
 #include <ftw.h>
+#include <glob.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +49,63 @@ void morph__launch_session_remove_here(const char *base)
     nftw(base, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
+int morph__launch_session_note_jobs(const char *base, struct morph__launch_shm *shm)
+{
+  glob_t g;
+  char pat[PATH_MAX];
+  if (!base || !*base)
+    return 0;
+  snprintf(pat, sizeof pat, "%.3900s/ompi.*/pid.*/pmix_dstor_*/smlockseg-*", base);
+  if (glob(pat, 0, NULL, &g) != 0)
+    return 0;
+  int added = 0;
+  for (size_t i = 0; i < g.gl_pathc; i++) {
+    unsigned fam = (unsigned)(strtoul(strrchr(g.gl_pathv[i], '-') + 1, NULL, 10) >> 16);
+    int k = 0;
+    while (k < shm->n && shm->fam[k] != fam)
+      k++;
+    if (k == shm->n && shm->n < MORPH__LAUNCH_SHM_MAX && fam)
+      shm->fam[shm->n++] = fam, added++;
+  }
+  globfree(&g);
+  return added;
+}
+
+/* The pattern of one job family's segments, "<dir>/vader_segment.<host>.
+ * <uid>.<family><local job: 4 hex digits>.<rank>", with any host. */
+static void segment_pattern(char *out, size_t size, const char *dir, unsigned fam)
+{
+  snprintf(out, size, "%s/vader_segment.*.%u.%x????.*", dir, (unsigned)getuid(), fam);
+}
+
+void morph__launch_session_remove_segments(const struct morph__launch_shm *shm)
+{
+  glob_t g;
+  char pat[128];
+  for (int i = 0; i < shm->n; i++) {
+    segment_pattern(pat, sizeof pat, "/dev/shm", shm->fam[i]);
+    if (glob(pat, 0, NULL, &g) != 0)
+      continue;
+    for (size_t k = 0; k < g.gl_pathc; k++)
+      unlink(g.gl_pathv[k]);
+    globfree(&g);
+  }
+}
+
+/* The shell command that removes base and the segments on another host. */
+static void remove_script(const char *base, const struct morph__launch_shm *shm, char *out,
+                          size_t size)
+{
+  size_t n = 0;
+  for (int i = 0; shm && i < shm->n && n < size; i++) {
+    char pat[128];
+    segment_pattern(pat, sizeof pat, "/dev/shm", shm->fam[i]);
+    n += (size_t)snprintf(out + n, size - n, "rm -f %s; ", pat);
+  }
+  if (n < size)
+    snprintf(out + n, size - n, "rm -rf -- \"%s\"", base);
+}
+
 /* Starts the removal on every host of the hostfile; their pids in p. */
 static int start_all(const char *hostfile, const char *script, pid_t *p)
 {
@@ -63,13 +122,16 @@ static int start_all(const char *hostfile, const char *script, pid_t *p)
   return n;
 }
 
-int morph__launch_session_remove(const char *base, const char *hostfile, double limit_s)
+int morph__launch_session_remove(const char *base, const char *hostfile,
+                                 const struct morph__launch_shm *shm, double limit_s)
 {
   morph__launch_session_remove_here(base);
+  if (shm)
+    morph__launch_session_remove_segments(shm);
   if (!hostfile || !base || !morph__host_word_ok(base))
     return 0;
-  char script[512];
-  snprintf(script, sizeof script, "rm -rf -- \"%s\"", base);
+  char script[2048];
+  remove_script(base, shm, script, sizeof script);
   pid_t p[MAX_HOSTS];
   int n = start_all(hostfile, script, p), left = n, failed = 0;
   struct timespec nap = {0, 20 * 1000 * 1000};

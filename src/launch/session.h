@@ -26,10 +26,34 @@ int morph__launch_session_name(char *out, size_t size);
 /* Removes the folder `base` and all it holds, on this host. */
 void morph__launch_session_remove_here(const char *base);
 
-/* Removes `base` on this host and, through the agent Open MPI uses
- * (common/hostcmd.h), on every host of `hostfile` (NULL: none), all at
- * once, waiting at most limit_s seconds; sessions still running then are
- * killed. Returns how many hosts did not confirm the removal. */
-int morph__launch_session_remove(const char *base, const char *hostfile, double limit_s);
+/* Open MPI's shared-memory segments of a job's processes,
+ * /dev/shm/vader_segment.<host>.<uid>.<job id in hex>.<rank>: each process
+ * removes its own at its end, but one that is killed (a crash, a joiner
+ * of a rolled-back grow, a job stopped) leaves it, and mpirun removes its
+ * session folder, where the job ids are, when it ends. So the job
+ * families (the upper 16 bits of a job id: one per mpirun, shared by the
+ * jobs it spawns) are noted while the job runs and their segments removed
+ * once no process of the job is left. */
+#define MORPH__LAUNCH_SHM_MAX 32
+struct morph__launch_shm {
+  unsigned fam[MORPH__LAUNCH_SHM_MAX];
+  int n;
+};
+
+/* Notes the job families whose PMIx lock segments are in the session
+ * folders under base (ompi.<host>.<uid>/pid.N/pmix_dstor_*\/smlockseg-<job
+ * id>), at most MORPH__LAUNCH_SHM_MAX in all. Returns how many were new. */
+int morph__launch_session_note_jobs(const char *base, struct morph__launch_shm *shm);
+
+/* Removes the segments of the noted families on this host. */
+void morph__launch_session_remove_segments(const struct morph__launch_shm *shm);
+
+/* Removes `base` and the segments of the families in shm (NULL: none) on
+ * this host and, through the agent Open MPI uses (common/hostcmd.h), on
+ * every host of `hostfile` (NULL: none), all at once, waiting at most
+ * limit_s seconds; sessions still running then are killed. Returns how
+ * many hosts did not confirm the removal. */
+int morph__launch_session_remove(const char *base, const char *hostfile,
+                                 const struct morph__launch_shm *shm, double limit_s);
 
 #endif /* MORPH_LAUNCH_SESSION_H */

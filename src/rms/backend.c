@@ -11,7 +11,7 @@
 
 typedef struct entry {
   const char *name;
-  const morph__backend_ops *ops; /* NULL: not built yet */
+  const morph__backend_ops *ops; /* NULL: not in this build */
   const char *why;
 } entry;
 

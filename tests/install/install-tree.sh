@@ -5,7 +5,9 @@
 # way an application developer would, never the build folder.
 #   install          cmake --install BUILD_DIR into WORK_DIR/prefix (fixture)
 #   contents         libraries with SONAME, headers, .pc, CMake package,
-#                    tools, man pages, docs; only public symbols exported
+#                    tools, man pages, docs; only public symbols exported;
+#                    every command morph --help lists, with its man page;
+#                    libmorph-prof found by morph prof; the SPANK plugin
 #   pkgconfig FL     mpicc app.c $(pkg-config --cflags --libs morph-FL), run
 #                    under the installed `morph run` with a grow and shrinks
 #   cmake FL         an out-of-tree CMake project with find_package(morph),
@@ -87,7 +89,8 @@ contents)
   for f in include/morph.h include/morph/error.h include/morph/dmr.h bin/morph bin/morph-run \
            lib/cmake/morph/morphConfig.cmake lib/cmake/morph/morphConfigVersion.cmake \
            share/man/man1/morph.1.gz share/man/man1/morph-run.1.gz share/doc/morph/README.md \
-           share/doc/morph/install.md "${example#$prefix/}"; do
+           share/doc/morph/install.md share/doc/morph/api/README.md \
+           share/doc/morph/api/morph.md "${example#$prefix/}"; do
     [ -e "$prefix/$f" ] || fail "missing $f"
   done
   for fl in $MORPH_FLAVOURS; do
@@ -109,6 +112,24 @@ contents)
       [ -e "$prefix/$f" ] || fail "missing $f"
     done
   done
+  # Every command the installed morph lists is installed, answers --help
+  # and has its man page (prof was listed and missing, issue 26).
+  cmds=$("$prefix/bin/morph" --help | awk '/^commands:/ {on = 1; next} on && !NF {exit} on {print $1}')
+  [ -n "$cmds" ] || fail "morph --help lists no command"
+  for c in $cmds; do
+    "$prefix/bin/morph" "$c" --help > /dev/null 2>&1 || fail "morph $c --help fails in the installed tree"
+    [ -e "$prefix/share/man/man1/morph-$c.1.gz" ] || fail "missing share/man/man1/morph-$c.1.gz"
+  done
+  echo "commands with man pages: $(echo $cmds)"
+  # morph prof finds its preload library in the installed tree.
+  for fl in $MORPH_FLAVOURS; do
+    [ -e "$prefix/lib/libmorph-prof-$fl.so" ] || fail "missing lib/libmorph-prof-$fl.so"
+    out=$(cd "$work" && "$prefix/bin/morph" prof --mpi "$fl" -o "$work/prof-$fl" -- /bin/true 2>&1)
+    case $out in *"cannot find the profiler library"*) fail "installed morph prof: $out" ;; esac
+  done
+  if [ -n "$MORPH_SPANK" ]; then
+    [ -e "$prefix/lib/morph_spank.so" ] || fail "missing lib/morph_spank.so (docs/slurm.md)"
+  fi
   if [ -n "$MORPH_PYTHON_FLAVOUR" ]; then
     for f in lib/python3/dist-packages/morph/__init__.py share/doc/morph/examples/minimal.py \
              share/doc/morph/python.md share/doc/morph/fortran.md; do
@@ -183,8 +204,14 @@ deb)
     done
   done
   for f in usr/bin/morph usr/bin/morph-run usr/include/morph.h usr/lib/cmake/morph/morphConfig.cmake \
-           usr/share/man/man1/morph.1.gz usr/share/doc/morph/examples/minimal.c; do
+           usr/share/man/man1/morph.1.gz usr/share/doc/morph/examples/minimal.c \
+           usr/bin/morph-prof usr/share/man/man1/morph-prof.1.gz \
+           ${MORPH_SPANK:+usr/lib/morph_spank.so}; do
     dpkg-deb --contents "$deb" | grep -q " ./$f" || fail "$f not in the package"
+  done
+  for fl in $MORPH_FLAVOURS; do
+    dpkg-deb --contents "$deb" | grep -q " ./usr/lib/libmorph-prof-$fl.so" ||
+      fail "usr/lib/libmorph-prof-$fl.so not in the package"
   done
   dpkg -x "$deb" "$work/deb-root" || fail "dpkg -x failed"
   prefix=$work/deb-root/usr

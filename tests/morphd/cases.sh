@@ -107,7 +107,7 @@ case_daemon_backend_choice_errors() {
   out2=$("$MORPH" daemon -d "$D" --backend pbs 2>&1); rc2=$?
   set -e
   [ $rc = 1 ] && echo "$out" | grep -qE "the slurm backend (needs SLURM_CONF|is not built)" || fail "slurm: $rc $out"
-  [ $rc2 = 1 ] && [ "$out2" = "morph daemon: unknown backend 'pbs' (embedded, slurm)" ] || fail "pbs: $rc2 $out2"
+  [ $rc2 = 2 ] && [ "$out2" = "morph daemon: unknown backend 'pbs' (embedded, slurm)" ] || fail "pbs: $rc2 $out2"
   [ ! -e "$D/morphd.sock" ] && [ ! -e "$D/journal.db" ] || fail "left a socket or a journal behind"
   start_daemon --slots 2 --backend embedded
   "$MORPH" status -d "$D" | grep -q "embedded backend" || fail "status does not name the backend"

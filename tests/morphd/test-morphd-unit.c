@@ -3,12 +3,14 @@
  * journal -> report, without a daemon. Each cmocka_unit_test is its own
  * ctest test.
  */
+#include <ftw.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -21,10 +23,32 @@
 #include "rms/journal.h"
 #include "rms/pool.h"
 
+/* The folders temp_dir made, removed with what they hold when the test's
+ * process exits, after a failed assertion too (each test is a process). */
+#define MADE_MAX 8
+static char made[MADE_MAX][64];
+static int nmade;
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+  (void)st, (void)flag, (void)ftw;
+  return remove(path);
+}
+
+static void remove_made(void)
+{
+  for (int i = 0; i < nmade; i++)
+    nftw(made[i], remove_entry, 8, FTW_DEPTH | FTW_PHYS);
+}
+
 static void temp_dir(char *buf, size_t size)
 {
   snprintf(buf, size, "/tmp/test-morphd-XXXXXX");
   assert_non_null(mkdtemp(buf));
+  assert_true(nmade < MADE_MAX);
+  if (nmade == 0)
+    atexit(remove_made);
+  snprintf(made[nmade++], sizeof made[0], "%s", buf);
 }
 
 static void alloc_of(morph__alloc *a, const char *text)

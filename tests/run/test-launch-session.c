@@ -70,7 +70,7 @@ static void test_removed_here_and_on_every_host(void **state)
   write_file(agent, cmd, 0755);
   write_file(hosts, "# two hosts\nnode1 slots=2\n\nnode2:2\n", 0644);
   setenv("OMPI_MCA_plm_rsh_agent", agent, 1);
-  assert_int_equal(morph__launch_session_remove(base, hosts, 10.0), 0);
+  assert_int_equal(morph__launch_session_remove(base, hosts, NULL, 10.0), 0);
   assert_int_equal(access(base, F_OK), -1);
   FILE *f = fopen(log, "r");
   assert_non_null(f);
@@ -83,7 +83,7 @@ static void test_removed_here_and_on_every_host(void **state)
 
   /* Without a hostfile: this host only, no agent. */
   assert_int_equal(mkdir(base, 0700), 0);
-  assert_int_equal(morph__launch_session_remove(base, NULL, 10.0), 0);
+  assert_int_equal(morph__launch_session_remove(base, NULL, NULL, 10.0), 0);
   assert_int_equal(access(base, F_OK), -1);
   assert_int_equal(access(log, F_OK), -1);
 }
@@ -101,8 +101,67 @@ static void test_silent_host_bounded(void **state)
   write_file(hosts, "node1\nnode2\n", 0644);
   setenv("OMPI_MCA_plm_rsh_agent", agent, 1);
   double t0 = morph__now();
-  assert_int_equal(morph__launch_session_remove(base, hosts, 0.3), 2);
+  assert_int_equal(morph__launch_session_remove(base, hosts, NULL, 0.3), 2);
   assert_true(morph__now() - t0 < 5.0);
+}
+
+/* A job family no process of this host uses now: none of its segments. */
+static unsigned free_family(void)
+{
+  char cmd[160];
+  for (unsigned fam = 0xfee0; fam < 0xffff; fam++) {
+    snprintf(cmd, sizeof cmd, "ls /dev/shm/vader_segment.*.%u.%x????.* >/dev/null 2>&1",
+             (unsigned)getuid(), fam);
+    if (system(cmd) != 0)
+      return fam;
+  }
+  return 0;
+}
+
+/* The job families named by the PMIx lock segments of a session folder
+ * are noted once each; their shared-memory segments, which killed
+ * processes leave, are removed with the folder, here and (by the script
+ * the agent runs) on the hosts; other families' segments stay. */
+static void test_segments_of_noted_jobs_removed(void **state)
+{
+  (void)state;
+  char base[512], cmd[2400], seg[3][160], agent[600], hosts[600];
+  unsigned fam = free_family(), other = fam + 1;
+  assert_true(fam != 0);
+  snprintf(base, sizeof base, "%s/morph-h-3", dir);
+  snprintf(cmd, sizeof cmd,
+           "d=%s/ompi.h.%u/pid.7/pmix_dstor_ds21_7 && mkdir -p $d && touch $d/smlockseg-%u "
+           "$d/smseg-%u-0 $d/smlockseg-%u",
+           base, (unsigned)getuid(), (fam << 16) | 1, (fam << 16) | 1, (fam << 16) | 2);
+  assert_int_equal(system(cmd), 0);
+  const char *fmt = "/dev/shm/vader_segment.h.%u.%x.%d";
+  snprintf(seg[0], sizeof seg[0], fmt, (unsigned)getuid(), (fam << 16) | 1, 0);
+  snprintf(seg[1], sizeof seg[1], fmt, (unsigned)getuid(), (fam << 16) | 2, 3);
+  snprintf(seg[2], sizeof seg[2], fmt, (unsigned)getuid(), (other << 16) | 1, 0);
+  for (int i = 0; i < 3; i++)
+    write_file(seg[i], "", 0600);
+  struct morph__launch_shm shm = {.n = 0};
+  assert_int_equal(morph__launch_session_note_jobs(base, &shm), 1);
+  assert_int_equal(morph__launch_session_note_jobs(base, &shm), 0);
+  assert_int_equal(shm.n, 1);
+  assert_int_equal(shm.fam[0], fam);
+  morph__launch_session_remove_segments(&shm);
+  assert_int_equal(access(seg[0], F_OK), -1);
+  assert_int_equal(access(seg[1], F_OK), -1);
+  assert_int_equal(access(seg[2], F_OK), 0);
+  /* On the other hosts, by the script the agent runs: this agent makes a
+   * segment again (after the removal here) before it runs the script. */
+  snprintf(agent, sizeof agent, "%s/agent", dir);
+  snprintf(hosts, sizeof hosts, "%s/hosts", dir);
+  snprintf(cmd, sizeof cmd, "#!/bin/sh\nshift\ntouch %s\nexec sh -c \"$*\"\n", seg[1]);
+  write_file(agent, cmd, 0755);
+  write_file(hosts, "node1\n", 0644);
+  setenv("OMPI_MCA_plm_rsh_agent", agent, 1);
+  assert_int_equal(morph__launch_session_remove(base, hosts, &shm, 10.0), 0);
+  assert_int_equal(access(seg[1], F_OK), -1);
+  assert_int_equal(access(base, F_OK), -1);
+  assert_int_equal(access(seg[2], F_OK), 0);
+  unlink(seg[2]);
 }
 
 static int make_dir(void **state)
@@ -115,7 +174,8 @@ static int remove_dir(void **state)
 {
   (void)state;
   char cmd[128];
-  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  /* With the fake segments of host "h", if a test stopped halfway. */
+  snprintf(cmd, sizeof cmd, "rm -rf %s /dev/shm/vader_segment.h.%u.*", dir, (unsigned)getuid());
   return system(cmd) == 0 ? 0 : -1;
 }
 
@@ -125,6 +185,7 @@ int main(void)
     cmocka_unit_test(test_name_unique_and_shell_safe),
     cmocka_unit_test(test_removed_here_and_on_every_host),
     cmocka_unit_test(test_silent_host_bounded),
+    cmocka_unit_test(test_segments_of_noted_jobs_removed),
   };
   return cmocka_run_group_tests(tests, make_dir, remove_dir);
 }

@@ -47,5 +47,30 @@ expect "jobs written" "$(grep -c '"name": "' "$dir/fixed.json")" 4 # the workloa
 expect "third job cycles back" "$(grep -c '"name": "jacobi-2", "submit": 8' "$dir/fixed.json")" 1
 expect "fixed request" "$(grep -c '"request": 4,' "$dir/fixed.json")" 2
 expect "flexible request" "$(grep -c '"request": "2-4",' "$dir/flexible.json")" 2
+
+# bench_record: one row per key, a bare word prefixing keys, a value with a
+# comma quoted, latest.md of the newest run only, and nothing written under
+# MORPH_BENCH_NO_RECORD or for a --quick run.
+export MORPH_BENCH_RESULTS=$dir/results
+unset MORPH_BENCH_NO_RECORD
+quick=0
+echo "x,y" >"$dir/run.csv"
+bench_record t "RESULT a_s=1.5 b=[1,2]" "$dir/run.csv"
+bench_record t "RESULT a_s=2.5 flood=
+RESULT calls init_s=0.1"
+csv=$dir/results/t/results.csv
+expect "csv header" "$(head -1 "$csv")" "date_utc,commit,host,nproc,load,key,value"
+expect "rows, one per key" "$(tail -n +2 "$csv" | wc -l)" 5
+expect "quoted value" "$(sed -n 3p "$csv" | cut -d, -f6-)" 'b,"[1,2]"'
+expect "stamp columns" "$(sed -n 2p "$csv" | awk -F, '{ print NF }')" 7
+expect "prefixed key" "$(tail -1 "$csv" | cut -d, -f6-)" "calls.init_s,0.1"
+expect "empty value" "$(sed -n 5p "$csv" | cut -d, -f6-)" "flood,"
+md=$dir/results/t/latest.md
+expect "latest run's row" "$(grep -c '^| a_s | 2.5 |$' "$md")" 1
+expect "older run not in latest" "$(grep -c '1.5\|^| b ' "$md")" 0
+expect "run's own csv copied" "$(cat "$dir/results/t/latest.csv")" "x,y"
+MORPH_BENCH_NO_RECORD=1 bench_record u "RESULT a=1"
+quick=1 bench_record v "RESULT a=1"
+expect "no record when asked or quick" "$(ls "$dir/results")" "t"
 [ "$fails" = 0 ] && echo "bench/lib.sh: all checks passed"
 exit "$fails"

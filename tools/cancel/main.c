@@ -18,21 +18,24 @@ static const char usage_text[] =
   "      --socket PATH   morphd's socket\n"
   "  -h, --help          this text\n"
   "\n"
-  "Exit status: 0 if every job was cancelled, 1 otherwise.\n";
+  "Exit status: 0 if every job was cancelled, 1 otherwise, 2 for a usage error.\n";
 
 static const struct option long_opts[] = {
   {"dir", required_argument, NULL, 'd'}, {"socket", required_argument, NULL, 1},
   {"help", no_argument, NULL, 'h'},      {NULL, 0, NULL, 0},
 };
 
-static int cancel_one(morph__cli *cli, const char *arg)
+/* The job id arg, or 0 if it is not one. */
+static long long job_id(const char *arg)
 {
   char *end;
   long long id = strtoll(arg, &end, 10);
-  if (!*arg || *end || id < 1) {
-    fprintf(stderr, "morph cancel: '%s' is not a job id\n", arg);
-    return 1;
-  }
+  return *arg && !*end && id >= 1 ? id : 0;
+}
+
+static int cancel_one(morph__cli *cli, const char *arg)
+{
+  long long id = job_id(arg);
   json_t *reply;
   int rc = morph__cli_call(cli, json_pack("{s:s, s:I}", "cmd", "cancel", "id", (json_int_t)id),
                            &reply, 10);
@@ -47,6 +50,8 @@ static int cancel_one(morph__cli *cli, const char *arg)
 
 int main(int argc, char **argv)
 {
+  /* getopt's messages begin with argv[0]: the command as typed, not our path. */
+  argv[0] = (char *)"morph cancel";
   const char *dir = NULL, *sock = NULL;
   int c;
   while ((c = getopt_long(argc, argv, "d:h", long_opts, NULL)) != -1) {
@@ -61,6 +66,9 @@ int main(int argc, char **argv)
   }
   if (optind >= argc)
     return fprintf(stderr, "morph cancel: which job? (morph cancel ID...)\n"), 2;
+  for (int i = optind; i < argc; i++)
+    if (!job_id(argv[i]))
+      return fprintf(stderr, "morph cancel: '%s' is not a job id\n", argv[i]), 2;
   morph__cli cli;
   if (morph__cli_paths(&cli, dir, sock) != MORPH_OK || morph__cli_connect(&cli, 1) != MORPH_OK)
     return 1;

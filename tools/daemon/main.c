@@ -2,15 +2,20 @@
  * morph daemon: runs morphd in the foreground (log on stderr), or with
  * --stop asks the running one to stop.
  */
+#include <errno.h>
 #include <getopt.h>
+#include <grp.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "morph/error.h"
+#include "rms/backend.h"
 #include "rms/client.h"
 #include "common/signals.h"
 #include "rms/morphd.h"
@@ -127,14 +132,38 @@ static int add_place_param(cli_opts *o, const char *key, char *arg)
   return 0;
 }
 
-/* An unknown name or parameter is refused here, with the known ones,
- * before anything starts. */
-static int check_placement(cli_opts *o)
+/* 1 if name is one of the ", "-separated names in list. */
+static int listed(const char *list, const char *name)
+{
+  size_t n = strlen(name);
+  for (const char *p = list; p && *p; p = strstr(p, ", ") ? strstr(p, ", ") + 2 : NULL)
+    if (!strncmp(p, name, n) && (p[n] == ',' || p[n] == '\0'))
+      return 1;
+  return 0;
+}
+
+/* Unknown names (backend, policy, placement), bad parameters and an
+ * unknown admin group are refused here, with the known names, before
+ * anything is created or started. */
+static int check_names(cli_opts *o)
 {
   char msg[512];
-  if (morph_place_create_error(o->d.placement, o->d.place_params, o->d.nplace_params, msg,
+  /* The parameters are checked alike for every policy: without -p, any
+   * valid name checks them (morphd picks the backend's default). */
+  const char *policy = o->d.policy ? o->d.policy : "fcfs";
+  morph__backend_names(msg, sizeof msg);
+  if (!listed(msg, o->d.backend)) {
+    fprintf(stderr, "morph daemon: unknown backend '%s' (%s)\n", o->d.backend, msg);
+    return 2;
+  }
+  if (morph_policy_create_error(policy, &o->d.params, msg, sizeof msg) != MORPH_OK ||
+      morph_place_create_error(o->d.placement, o->d.place_params, o->d.nplace_params, msg,
                                sizeof msg) != MORPH_OK) {
     fprintf(stderr, "morph daemon: %s\n", msg);
+    return 2;
+  }
+  if (o->d.admin_group && !getgrnam(o->d.admin_group)) {
+    fprintf(stderr, "morph daemon: --admin-group %s: no such group\n", o->d.admin_group);
     return 2;
   }
   return 0;
@@ -235,7 +264,7 @@ static int parse(cli_opts *o, int argc, char **argv)
   }
   if (optind < argc)
     return bad("unexpected argument", argv[optind]);
-  return check_placement(o) ? 2 : -1;
+  return check_names(o) ? 2 : -1;
 }
 
 /* The state folder: --dir, $MORPH_DIR, else this user's own (root's
@@ -267,25 +296,62 @@ static void more_files(void)
   }
 }
 
+/* The pid of the morphd at the other end of a local connection; 0 over
+ * TCP (another host's) or if unknown. */
+static pid_t peer_pid(int fd)
+{
+  struct ucred cred;
+  socklen_t len = sizeof cred;
+  if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0 || len != sizeof cred)
+    return 0;
+  return cred.pid;
+}
+
+/* 1 once pid has ended: no such process, or a zombie its parent has not
+ * reaped yet (it holds nothing any more). */
+static int ended(pid_t pid)
+{
+  char path[64], buf[512];
+  if (kill(pid, 0) != 0 && errno == ESRCH)
+    return 1;
+  snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+  FILE *f = fopen(path, "r");
+  size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+  if (f)
+    fclose(f);
+  buf[n] = '\0';
+  const char *paren = strrchr(buf, ')');
+  return !f || (paren && paren[1] == ' ' && paren[2] == 'Z');
+}
+
+/* Asks morphd to stop and returns once it has really left: its socket is
+ * gone and, on this host, its process too. The socket goes first and the
+ * journal is closed after it, so a caller that opens the journal (a
+ * script's sqlite3) must wait for the process. */
 static int stop(const cli_opts *o, morph__cli *cli)
 {
   json_t *reply;
   if (morph__cli_connect(cli, 1) != MORPH_OK)
     return 1;
+  pid_t pid = peer_pid(cli->fd);
   int rc = morph__cli_call(cli, json_pack("{s:s, s:b}", "cmd", "shutdown", "kill_jobs",
                                           o->kill_jobs), &reply, 10);
   json_decref(reply);
   morph__cli_close(cli);
   if (rc != MORPH_OK)
     return fprintf(stderr, "morph daemon: %s\n", cli->errmsg), 1;
-  /* The socket disappears when morphd has really left. */
-  for (int i = 0; i < 300 && access(cli->sock, F_OK) == 0; i++)
+  int i = 0;
+  for (; i < 300 && access(cli->sock, F_OK) == 0; i++)
     usleep(100000);
+  for (; pid > 0 && i < 300 && !ended(pid); i++)
+    usleep(20000);
   return 0;
 }
 
 int main(int argc, char **argv)
 {
+  /* getopt's messages begin with argv[0]: the command as typed, not our path. */
+  argv[0] = (char *)"morph daemon";
   cli_opts o;
   int rc = parse(&o, argc, argv);
   if (rc >= 0)

@@ -153,6 +153,8 @@ static int collect(const prof_opts *o, const char *dir)
 
 int main(int argc, char **argv)
 {
+  /* getopt's messages begin with argv[0]: the command as typed, not our path. */
+  argv[0] = (char *)"morph prof";
   prof_opts o = {.prefix = "prof", .plot = 1};
   int rc = parse(&o, argc, argv);
   if (rc)

@@ -108,8 +108,9 @@ static const char *detect_mpi(const prof_opts *o)
   return NULL;
 }
 
-/* <folder of this program>/../lib/libmorph-prof-<mpi>.so, or
- * $MORPH_PROF_LIBDIR/libmorph-prof-<mpi>.so. */
+/* $MORPH_PROF_LIBDIR/libmorph-prof-<mpi>.so, else beside this program's
+ * folder: in the installed library folder (MORPH_PROF_LIBDIR_REL, e.g.
+ * ../lib or ../lib/x86_64-linux-gnu) or the build tree's ../lib. */
 static int preload_lib(const char *mpi, char *out, size_t size)
 {
   char self[PATH_MAX];
@@ -124,7 +125,9 @@ static int preload_lib(const char *mpi, char *out, size_t size)
     char *slash = strrchr(self, '/');
     if (slash)
       *slash = '\0';
-    snprintf(out, size, "%.3800s/../lib/libmorph-prof-%s.so", self, mpi);
+    snprintf(out, size, "%.3800s/%s/libmorph-prof-%s.so", self, MORPH_PROF_LIBDIR_REL, mpi);
+    if (access(out, R_OK) != 0)
+      snprintf(out, size, "%.3800s/../lib/libmorph-prof-%s.so", self, mpi);
   }
   if (access(out, R_OK) != 0) {
     fprintf(stderr, "morph prof: cannot find the profiler library %s: %s\n", out, strerror(errno));

@@ -196,6 +196,8 @@ static int write_files(const rep_opts *o, const morph_report *rep, morph__journa
 
 int main(int argc, char **argv)
 {
+  /* getopt's messages begin with argv[0]: the command as typed, not our path. */
+  argv[0] = (char *)"morph report";
   rep_opts o = {.prefix = "morphd", .plots = 1, .idle_w = 100, .loaded_w = 340, .interval = 60};
   int c;
   while ((c = getopt_long(argc, argv, "d:o:qh", long_opts, NULL)) != -1) {

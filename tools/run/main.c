@@ -52,8 +52,8 @@ static const char usage_text[] =
   "\n"
   "Exit status: the job's (from its goodbye; 1 if a process died outside a\n"
   "reconfiguration or the job ended without goodbye); 124 after --timeout;\n"
-  "128+signal when stopped by a signal; 2 for a usage error; 125 when morph run\n"
-  "itself fails.\n";
+  "128+signal when stopped by a signal; 2 for a usage error; 127 when the program\n"
+  "is not found on this host (126: not executable); 125 when morph run itself fails.\n";
 
 enum {
   OPT_MIN = 256, OPT_MAX, OPT_PREF, OPT_MECH, OPT_SCHED, OPT_SCHED_FILE, OPT_MPI, OPT_MPIRUN,
@@ -256,6 +256,8 @@ static int parse(struct morph__launch_opts *o, int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+  /* getopt's messages begin with argv[0]: the command as typed, not our path. */
+  argv[0] = (char *)"morph run";
   struct morph__launch_opts o;
   int rc = parse(&o, argc, argv);
   if (rc >= 0) {

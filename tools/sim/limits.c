@@ -13,7 +13,11 @@ static void limits_usage(FILE *out)
                "       morph sim limits [--threshold PCT] --app NAME\n"
                "Prints the gain difference s(n) = (t(prev) - t(n)) / t(first) * 100 of each\n"
                "size and the lower limit, preferred size and upper limit it gives (paper 000,\n"
-               "section 5.3; threshold 10 %%). Sizes must increase (doubling in the paper).\n");
+               "section 5.3). Sizes must increase (doubling in the paper).\n"
+               "\n"
+               "  -t, --threshold PCT   the gain below which a size is not worth it (10)\n"
+               "  -a, --app NAME        the sizes and times of a model application\n"
+               "  -h, --help            this text\n");
 }
 
 static int parse_points(int argc, char **argv, int *size, double *t)
@@ -45,6 +49,8 @@ static int app_points(const char *name, int *size, double *t)
 
 int morph__tool_limits(int argc, char **argv)
 {
+  /* getopt's messages begin with argv[0]: the command as typed. */
+  argv[0] = (char *)"morph sim limits";
   static const struct option opts[] = {{"threshold", required_argument, NULL, 't'},
                                        {"app", required_argument, NULL, 'a'},
                                        {"help", no_argument, NULL, 'h'},

@@ -56,8 +56,10 @@ static void usage(FILE *out)
           "  -o, --out DIR           CSV files and PNG/SVG plots in DIR\n"
           "  --name NAME             prefix of the files and plot title (sim)\n"
           "  --idle-w W (100)  --loaded-w W (340)  --bin SECONDS (60)\n"
-          "  --csv                   one CSV line of totals (--csv-header: with header)\n"
+          "  --csv                   one CSV line of totals\n"
+          "  --csv-header            the same with its header line\n"
           "  --progress              progress on stderr   -q, --quiet\n"
+          "  -h, --help              this text\n"
           "Policies (-p NAME: <start>, <resize> with fcfs starts, or <resize>+<start>):\n");
   for (int i = 0; i < morph_policy_count(); i++)
     fprintf(out, "  %-22s  %s\n", morph_policy_table_name(i), morph_policy_table_description(i));
@@ -272,11 +274,19 @@ static int apply_kind(tool_opts *o)
   return 0;
 }
 
+/* The policy, placement and costs, checked before the workload is read. */
+static int check_config(const tool_opts *o)
+{
+  char why[512];
+  if (morph_sim_config_check(&o->sim, why, sizeof why) == MORPH_OK)
+    return 0;
+  fprintf(stderr, "morph sim: %s\n", why);
+  return -1;
+}
+
 static int load(tool_opts *o, morph_workload *wl)
 {
   int rc;
-  if (apply_kind(o))
-    return -1;
   if (o->json)
     rc = morph_workload_load_json(wl, o->json);
   else if (o->swf)
@@ -328,13 +338,8 @@ static void warn_impossible(tool_opts *o, morph_workload *wl)
 
 static int simulate(tool_opts *o, morph_workload *wl)
 {
-  char why[512];
   morph_sim *sim = NULL;
   morph_report *rep = NULL;
-  if (morph_sim_config_check(&o->sim, why, sizeof why) != MORPH_OK) {
-    fprintf(stderr, "morph sim: %s\n", why);
-    return 2;
-  }
   o->rep.units = o->sim.nodes;
   o->rep.title = o->name;
   int rc = morph_sim_create(&o->sim, &sim);
@@ -352,12 +357,16 @@ static int simulate(tool_opts *o, morph_workload *wl)
 
 int main(int argc, char **argv)
 {
+  /* getopt's messages begin with argv[0]: the command as typed, not our path. */
+  argv[0] = (char *)"morph sim";
   if (argc > 1 && !strcmp(argv[1], "limits"))
     return morph__tool_limits(argc - 1, argv + 1);
   tool_opts o;
   int rc = parse(argc, argv, &o);
   if (rc)
     return rc > 0 ? 0 : 2;
+  if (apply_kind(&o) || check_config(&o))
+    return 2; /* a usage error, found before any file is read */
   morph_workload *wl;
   if (morph_workload_create(&wl) != MORPH_OK)
     return 1;

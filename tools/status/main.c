@@ -124,6 +124,8 @@ static void print_status(json_t *st)
 
 int main(int argc, char **argv)
 {
+  /* getopt's messages begin with argv[0]: the command as typed, not our path. */
+  argv[0] = (char *)"morph status";
   const char *dir = NULL, *sock = NULL;
   int all = 0, raw = 0, c;
   while ((c = getopt_long(argc, argv, "ad:h", long_opts, NULL)) != -1) {

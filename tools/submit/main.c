@@ -127,6 +127,24 @@ static int option(sub_opts *o, int c, const char *arg)
   return 2;
 }
 
+/* The limits and the request as the user gave them, against each other;
+ * what is left out is derived from them (settle) and cannot conflict. */
+static int check_limits(const sub_opts *o)
+{
+  char msg[160] = "";
+  if (o->min && o->max && o->min > o->max)
+    snprintf(msg, sizeof msg, "--min %d is larger than --max %d", o->min, o->max);
+  else if (o->pref && o->min && o->pref < o->min)
+    snprintf(msg, sizeof msg, "--pref %d is below --min %d", o->pref, o->min);
+  else if (o->pref && o->max && o->pref > o->max)
+    snprintf(msg, sizeof msg, "--pref %d is above --max %d", o->pref, o->max);
+  else if (o->req_min && o->min && o->req_min < o->min)
+    snprintf(msg, sizeof msg, "-n %d is below --min %d", o->req_min, o->min);
+  else if (o->req_max && o->max && o->req_max > o->max)
+    snprintf(msg, sizeof msg, "-n %d is above --max %d", o->req_max, o->max);
+  return msg[0] ? bad(msg, NULL) : 0;
+}
+
 /* Kind and defaults: limits default around the request and vice versa. */
 static morph_job_kind settle(sub_opts *o)
 {
@@ -142,6 +160,23 @@ static morph_job_kind settle(sub_opts *o)
   if (malleable)
     return moldable ? MORPH_KIND_FLEXIBLE : MORPH_KIND_MALLEABLE;
   return moldable ? MORPH_KIND_MOLDABLE : MORPH_KIND_FIXED;
+}
+
+/* "submitted job 3 (malleable: starts on 2 slots, resized within 1-4,
+ * preferring 2)": what the job asked for, in the words of the options. */
+static void confirm(const sub_opts *o, morph_job_kind kind, long long id)
+{
+  char start[64];
+  if (o->req_min == o->req_max)
+    snprintf(start, sizeof start, "%d slot%s", o->req_min, o->req_min == 1 ? "" : "s");
+  else
+    snprintf(start, sizeof start, "%d-%d slots", o->req_min, o->req_max);
+  if (!morph_job_kind_malleable(kind))
+    printf("submitted job %lld (%s, %s)\n", id, kind == MORPH_KIND_FIXED ? "rigid" : "moldable",
+           start);
+  else
+    printf("submitted job %lld (%s: starts on %s, resized within %d-%d, preferring %d)\n", id,
+           morph_job_kind_name(kind), start, o->min, o->max, o->pref);
 }
 
 static json_t *abs_path(const char *p, const char *cwd)
@@ -188,6 +223,8 @@ static int add_matrix(const sub_opts *o, json_t *r)
 
 int main(int argc, char **argv)
 {
+  /* getopt's messages begin with argv[0]: the command as typed, not our path. */
+  argv[0] = (char *)"morph submit";
   sub_opts o;
   memset(&o, 0, sizeof o);
   o.ppn = 1;
@@ -200,6 +237,8 @@ int main(int argc, char **argv)
   }
   if (optind >= argc)
     return bad("no program to run", NULL);
+  if (check_limits(&o))
+    return 2;
   morph_job_kind kind = settle(&o);
   if (!o.req_min)
     return bad("say how many slots: -n N, -n MIN-MAX or --min/--max/--pref", NULL);
@@ -229,8 +268,7 @@ int main(int argc, char **argv)
   if (o.quiet)
     printf("%lld\n", id);
   else
-    printf("submitted job %lld (%s, %d-%d slots)\n", id, morph_job_kind_name(kind), o.req_min,
-           o.req_max);
+    confirm(&o, kind, id);
   json_decref(reply);
   return 0;
 }

@@ -61,6 +61,8 @@ static int lublin_option(int c, const char *arg, morph_lublin_options *o, const 
 
 int wl_lublin(int argc, char **argv)
 {
+  /* getopt's messages begin with argv[0]: the command as typed. */
+  argv[0] = (char *)"morph workload lublin";
   static const struct option opts[] = {
     {"shape", required_argument, NULL, 'S'}, {"nodes", required_argument, NULL, 'n'},
     {"jobs", required_argument, NULL, 'j'},  {"load", required_argument, NULL, 'l'},

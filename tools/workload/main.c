@@ -205,6 +205,8 @@ static int run(const wl_opts *o, morph__cli *cli, const morph_workload *wl)
 
 int main(int argc, char **argv)
 {
+  /* getopt's messages begin with argv[0]: the command as typed, not our path. */
+  argv[0] = (char *)"morph workload";
   if (argc > 1 && !strcmp(argv[1], "lublin"))
     return wl_lublin(argc - 1, argv + 1);
   wl_opts o;
