@@ -128,18 +128,7 @@ for combo in $combos; do
       ompi_live=$((ompi_live + $(rows "$d/r.csv" | grep -c '^live,ok,')))
     fi
     total=$((total + done_k))
-    verdict=ok
-    if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
-      verdict="HANG (limit ${limit} s)"; hangs=$((hangs + 1))
-    elif [ $rc -ne 0 ] || ! grep -q "CHECK PASSED" "$d/out"; then
-      verdict="FAILED (exit $rc, check: $(grep -m1 -o 'CHECK [A-Z]*' "$d/out" || echo none))"
-      failures=$((failures + 1))
-    elif [ "$done_k" -ne "$k" ]; then
-      verdict="FAILED ($done_k of $k resizes carried out)"; failures=$((failures + 1))
-    elif [ -n "$last_rb" ] && [ "${last_ok:-0}" -lt "$last_rb" ]; then
-      verdict="FAILED (no successful resize after the rollback of resize $last_rb)"
-      failures=$((failures + 1))
-    fi
+    soak_verdict "$rc" "$d/out" "$k" "$done_k" "$last_ok" "$last_rb" "$limit"
     printf 'soak: %-18s %-5s %d -> [%s]: %d resizes (%d live), %d rolled back: %s\n' "$app" "$fl" \
       "$start" "$sched" "$done_k" "$(rows "$d/r.csv" | grep -c '^live,ok,')" "$rb" "$verdict"
     if [ "$verdict" != ok ]; then
