@@ -34,12 +34,12 @@
 #                                 started on the freed host (journal times)
 # 2. A workload (unless --no-workload; --workload: only it): J jobs
 #    (default 20) of the example applications (apps/), submitted 4 s apart
-#    to morphd on the three hosts (embedded backend, policy dmr+easy), run
-#    twice:
-#      fixed     every job rigid at its request: 2 processes (one host) or
-#                4 (two hosts)
-#      flexible  every job moldable from 2 to its request and malleable
-#                within 2-4 processes (one or two hosts)
+#    to morphd on the three hosts of 3 slots (embedded backend, policy
+#    dmr+easy), run twice:
+#      fixed     every job rigid at its request: 3 processes (one host) or
+#                6 (two hosts)
+#      flexible  every job moldable from 3 to its request and malleable
+#                within 3-9 processes (one to three hosts)
 #    with --work-ms strong scaling (a grown job finishes sooner); --quick:
 #    half the work per job (a few minutes in all). morph report makes
 #    the CSV and plots of each run (DIR/report/<kind>-*); every job must
@@ -93,11 +93,11 @@ until_log() { # SECONDS PATTERN FILE
   return 1
 }
 
-start_morphd() { # DIR
+start_morphd() { # DIR [HOSTFILE]
   md=$1
   mkdir -p "$md"
   $CL daemon head "$md/morphd.pid" "$md/morphd.log" "$bin/morph" daemon -d "$md" \
-    --hostfile "$hf" -i 1 -p dmr+easy || { echo "$bench_name: morphd did not start" >&2; exit 1; }
+    --hostfile "${2:-$hf}" -i 1 -p dmr+easy || { echo "$bench_name: morphd did not start" >&2; exit 1; }
   until_log 30 listening "$md/morphd.log"
 }
 
@@ -179,27 +179,30 @@ else
 fi
 
 # --- 2. workload -------------------------------------------------------------
-# app|rigid request|min|pref|max|arguments. Per iteration (farm: per
-# round) W/P ms on P processes: strong scaling, so a job that grows
-# finishes sooner; half the jobs ask for two hosts (4 processes): fixed,
-# they wait for two free hosts; flexible, they start on one and grow onto a
-# second. max 4: a job grows by one host at most, its parents all from
-# one Open MPI job (a live grow from parents of two Open MPI jobs
-# fails in 4.1.4, docs/cluster.md). --quick: half the work.
+# app|rigid request|min|pref|max|arguments, on the three hosts with 3
+# slots each (9). Per iteration (farm: per round) W/P ms on P processes:
+# strong scaling, so a job that grows finishes sooner; some jobs ask for
+# two hosts (6 processes): fixed, they wait for two free hosts; flexible,
+# they start on one and grow, onto a second and a third host, up to 9
+# processes, and shrink and grow again as jobs come and go (every grow
+# live whatever came before: docs/cluster.md, "Grows across hosts").
+# --quick: half the work.
 scale=2
 [ "$quick" = 1 ] && scale=1
 rows=(
-  "jacobi|4|2|4|4|--size 64 --iters $((100 * scale)) --work-ms 240 --serial-ms 5"
-  "cg|2|2|2|4|--size 32 --work-ms $((150 * scale)) --serial-ms 5"
-  "heat|4|2|4|4|--size 32 --iters $((100 * scale)) --work-ms 240 --serial-ms 5"
-  "farm|2|2|2|4|--size $((40 * scale)) --per-round 4 --work-ms 1200 --serial-ms 5"
-  "nbody|4|2|4|4|--size 64 --iters $((80 * scale)) --work-ms 240 --serial-ms 5"
+  "jacobi|6|3|6|9|--size 72 --iters $((100 * scale)) --work-ms 360 --serial-ms 5"
+  "cg|3|3|3|9|--size 36 --work-ms $((225 * scale)) --serial-ms 5"
+  "heat|6|3|6|9|--size 36 --iters $((100 * scale)) --work-ms 360 --serial-ms 5"
+  "farm|3|3|3|9|--size $((36 * scale)) --per-round 9 --work-ms 1800 --serial-ms 5"
+  "nbody|6|3|6|9|--size 72 --iters $((80 * scale)) --work-ms 360 --serial-ms 5"
 )
+hf3=$out/hosts3
+printf 'node1 slots=3\nnode2 slots=3\nnode3 slots=3\n' >"$hf3"
 
 run_workload() { # KIND
   local kind=$1
   bench_write_workload "$kind" "$out/$kind.json" "$jobs" 4 "${rows[@]}"
-  start_morphd "$out/$kind"
+  start_morphd "$out/$kind" "$hf3"
   echo "$bench_name: $kind workload, $jobs jobs on node1..3 (load $(cut -d' ' -f1 /proc/loadavg))" >&2
   timeout 2400 $CL exec head "$bin/morph" workload run -d "$md" --app-dir "$bin" --every 30 \
     --timeout 2000 "$out/$kind.json" >"$out/log/$kind.log" 2>&1 || echo "$bench_name: $kind workload: $(tail -3 "$out/log/$kind.log")" >&2

@@ -8,6 +8,7 @@
 # no dynamic processes, so it runs relaunch only (docs/performance.md).
 #
 #   bench/soak.sh [--cycles N] [--seed S] [--build DIR]
+#   bench/soak.sh --hosts N [--cycles C] [--seed S] [--build DIR]   (soak-hosts.sh)
 #
 # N resizes in total (default 1000), spread over the jobs; the seed
 # (printed; default: the time) fixes every size. A resize that rolls back
@@ -18,6 +19,10 @@
 #   RESULT soak_cycles=... soak_failures=... soak_hangs=... soak_rollbacks=... soak_s=...
 # Exit status 0 only when there was no failure and no hang.
 set -uo pipefail
+# --hosts N: the cross-host soak, on an emulated cluster of its own.
+for a in "$@"; do
+  [ "$a" = --hosts ] || [ "${a#--hosts=}" != "$a" ] && exec bash "$(dirname "$0")/soak-hosts.sh" "$@"
+done
 . "$(dirname "$0")/lib.sh"
 bench_init bench/soak.sh
 cycles=1000 seed=$(date +%s)
@@ -37,21 +42,7 @@ export MORPH_CHECKPOINT_DIR=$work
 RANDOM=$seed
 echo "soak: seed $seed, $cycles resizes, work folder $work"
 
-# Arguments of each application for a job of k resizes, one every
-# STEP morph points (farm: a morph point per round of 20 tasks).
-STEP=8
-app_args() {
-  local app=$1 points=$(( (k + 2) * STEP ))
-  case $app in
-  jacobi) echo "--size 240 --iters $points --delay-ms 15" ;;
-  heat) echo "--size 96 --iters $points --delay-ms 15" ;;
-  # cg runs to convergence (its check needs it), about 2.25 x side iterations:
-  # a side of `points` keeps it going past the last resize.
-  cg) echo "--size $((points < 48 ? 48 : points)) --iters 100000 --delay-ms 15" ;;
-  nbody) echo "--size 128 --iters $points --delay-ms 15" ;;
-  farm) echo "--size $((points * 20)) --delay-ms 1" ;;
-  esac
-}
+. "$(dirname "$0")/soak-apps.sh"
 
 # sched: k random sizes 1..8, each different from the one before (set
 # here, not echoed: a subshell would not advance the seeded RANDOM). The
@@ -107,18 +98,7 @@ for combo in $combos; do
     last_ok=$(outcomes "$d/r.csv" 2>/dev/null | grep -n '^ok$' | tail -1 | cut -d: -f1)
     last_rb=$(outcomes "$d/r.csv" 2>/dev/null | grep -vn '^ok$' | tail -1 | cut -d: -f1)
     total=$((total + done_k)) rollbacks=$((rollbacks + rb))
-    verdict=ok
-    if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
-      verdict="HANG (limit ${limit} s)"; hangs=$((hangs + 1))
-    elif [ $rc -ne 0 ] || ! grep -q "CHECK PASSED" "$d/out"; then
-      verdict="FAILED (exit $rc, check: $(grep -m1 -o 'CHECK [A-Z]*' "$d/out" || echo none))"
-      failures=$((failures + 1))
-    elif [ "$done_k" -ne "$k" ]; then
-      verdict="FAILED ($done_k of $k resizes carried out)"; failures=$((failures + 1))
-    elif [ -n "$last_rb" ] && [ "${last_ok:-0}" -lt "$last_rb" ]; then
-      verdict="FAILED (no successful resize after the rollback of resize $last_rb)"
-      failures=$((failures + 1))
-    fi
+    soak_verdict "$rc" "$d/out" "$k" "$done_k" "$last_ok" "$last_rb" "$limit"
     printf 'soak: %-7s %-6s %-9s %2d -> [%s]: %d resizes, %d rolled back: %s\n' "$app" "$fl" \
       "$mech" "$start" "$sched" "$done_k" "$rb" "$verdict"
     if [ "$verdict" != ok ]; then

@@ -62,6 +62,26 @@ int morph__file_own(const char *path, char *err, size_t errsize)
   return what ? refuse(path, &st, what, err, errsize) : MORPH_OK;
 }
 
+int morph__dir_usable(const char *path, char *why, size_t size)
+{
+  struct stat st;
+  why[0] = '\0';
+  if (lstat(path, &st) != 0)
+    snprintf(why, size, "%s", errno == ENOENT ? "does not exist" : strerror(errno));
+  else if (S_ISLNK(st.st_mode))
+    snprintf(why, size, "is a symbolic link (name the folder it points to)");
+  else if (!S_ISDIR(st.st_mode))
+    snprintf(why, size, "is not a folder");
+  else if (st.st_uid != geteuid() && st.st_uid != 0)
+    snprintf(why, size, "belongs to uid %ld, neither you nor root", (long)st.st_uid);
+  else if ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX))
+    snprintf(why, size, "may be written by others (mode %04o, no sticky bit)",
+             (unsigned)(st.st_mode & 07777));
+  else if (access(path, W_OK | X_OK) != 0)
+    snprintf(why, size, "is not writable (%s)", strerror(errno));
+  return why[0] ? MORPH_EINVAL : MORPH_OK;
+}
+
 int morph__file_create(const char *path, mode_t mode)
 {
   int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, mode);

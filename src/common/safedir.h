@@ -26,6 +26,20 @@ int morph__dir_own(const char *path, mode_t mode, char *err, size_t errsize);
  * Errors: MORPH_EINVAL (err names the file and what is wrong). */
 int morph__file_own(const char *path, char *err, size_t errsize);
 
+/* Checks a folder others may share, where we only create files of our
+ * own (a checkpoint folder: /tmp, /dev/shm, a shared file system): it
+ * must exist, be a real folder (not a symbolic link), belong to our
+ * effective user or to root, be writable by nobody else unless it has the
+ * sticky bit (then nobody else can remove or rename our files), and be
+ * writable by us. Returns MORPH_OK with "" in why, or MORPH_EINVAL with
+ * why saying what is wrong ("does not exist", "is a symbolic link", "is
+ * not a folder", "belongs to uid N, neither you nor root", "may be
+ * written by others (mode M, no sticky bit)", "is not writable (...)")
+ * for the caller to put after the folder's name. Called by morph run at
+ * start and by libmorph before a relaunch's checkpoint, on every
+ * process. */
+int morph__dir_usable(const char *path, char *why, size_t size);
+
 /* Opens `path` for writing, truncated, created with `mode` if missing,
  * never through a symbolic link (O_NOFOLLOW) and close-on-exec. Returns
  * the fd, or MORPH_EIO with errno set. */

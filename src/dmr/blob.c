@@ -176,8 +176,8 @@ int dmr__kind(dmr__ctx *c) {
   return morph_size(c->m) >= c->shared[DMR__SH_SIZE] ? DMR__EXPAND : DMR__SHRINK;
 }
 
-/* Receives the blobs of the old ranks r with r mod new_size == me, in
- * increasing r, and unpacks them. */
+/* Receives the blobs of the old ranks r with r mod new_size == me (this
+ * process's new rank), in increasing r, and unpacks them. */
 static void receive_blobs(dmr__ctx *c, MPI_Comm comm, int me, int from, int to) {
   int n = me < from ? (from - 1 - me) / to + 1 : 0;
   void **blobs = calloc((size_t)n + 1, sizeof *blobs);
@@ -205,23 +205,47 @@ static void receive_blobs(dmr__ctx *c, MPI_Comm comm, int me, int from, int to) 
     dmr__fatal(c, "receiving the arrays failed: %s", morph_strerror(rc));
 }
 
+/* Where new rank `k` is in the window's communicator. A grow keeps the old
+ * ranks and puts the joiners after them; a live shrink may keep any ranks
+ * (the leavers are those of the hosts the decision names), so the stayers'
+ * new ranks are gathered (into *old_of, heap; NULL for a grow). */
+static int old_rank_of(dmr__ctx *c, const morph_window_info *w, int k, int **old_of) {
+  if (w->new_size >= w->old_size)
+    return k;
+  if (!*old_of) {
+    int *news = malloc((size_t)w->old_size * sizeof *news);
+    *old_of = malloc((size_t)w->new_size * sizeof **old_of);
+    if (!news || !*old_of)
+      dmr__fatal(c, "out of memory sending the arrays");
+    MPI_Allgather(&w->new_rank, 1, MPI_INT, news, 1, MPI_INT, w->comm);
+    for (int r = 0; r < w->old_size; r++)
+      if (news[r] >= 0 && news[r] < w->new_size)
+        (*old_of)[news[r]] = r;
+    free(news);
+  }
+  return (*old_of)[k];
+}
+
+/* DMRlib's pattern: old rank r's arrays go to new rank r mod new_size. */
 void dmr__exchange(dmr__ctx *c) {
   const morph_window_info *w = &c->win;
-  int me, from = w->old_size, to = w->new_size;
+  int me, from = w->old_size, to = w->new_size, *old_of = NULL;
   MPI_Comm_rank(w->comm, &me);
   void *blob = NULL;
   size_t len = 0;
   MPI_Request req = MPI_REQUEST_NULL;
-  if (me < from) { /* a parent: old rank me's blob goes to new rank me mod to */
+  int dest = me < from ? old_rank_of(c, w, me % to, &old_of) : -1;
+  if (me < from) { /* a parent */
     c->exchanging = 0;
     int rc = dmr__pack(c, &blob, &len);
     c->exchanging = 1;
     if (rc != MORPH_OK)
       dmr__fatal(c, "packing the arrays failed: %s", morph_strerror(rc));
-    MPI_Isend(blob, (int)len, MPI_BYTE, me % to, TAG_BLOB, w->comm, &req);
+    MPI_Isend(blob, (int)len, MPI_BYTE, dest, TAG_BLOB, w->comm, &req);
   }
   if (w->status != MORPH_LEAVING)
-    receive_blobs(c, w->comm, me, from, to);
+    receive_blobs(c, w->comm, w->new_rank, from, to);
   MPI_Wait(&req, MPI_STATUS_IGNORE);
   free(blob);
+  free(old_of);
 }

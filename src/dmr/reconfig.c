@@ -140,7 +140,10 @@ void DMR__done(void) {
     c->in_window = c->exchanging = 0;
     if (st == MORPH_LEAVING) /* DMRlib's parents end after sending */
       exit(DMR_Finalize());
-    if (rc != MORPH_OK && c->win.new_size != c->win.old_size)
+    /* A relaunch that failed moved nothing: the predefined functions only
+     * noted the arrays (user functions need live), so the job goes on at
+     * its old size with them, as after a rolled-back live window. */
+    if (rc != MORPH_OK && c->win.new_size != c->win.old_size && c->live)
       dmr__fatal(c, "the reconfiguration was rolled back after the arrays were redistributed: "
                  "%s (%s)", morph_strerror(rc), morph_errmsg(c->m));
   }

@@ -21,11 +21,14 @@ int morph__launch_child_exit_code(int wstatus)
   return 125;
 }
 
-/* The child: own process group, default signal handling, then exec. An
- * exec failure travels back through the close-on-exec pipe as an errno. */
-static void child(char *const argv[], int errfd)
+/* The child: own process group, default signal handling, standard error
+ * to err_to if given, then exec. An exec failure travels back through the
+ * close-on-exec pipe as an errno. */
+static void child(char *const argv[], int errfd, int err_to)
 {
   setpgid(0, 0);
+  if (err_to >= 0)
+    dup2(err_to, 2);
   signal(SIGINT, SIG_DFL);
   signal(SIGTERM, SIG_DFL);
   signal(SIGHUP, SIG_DFL);
@@ -40,7 +43,8 @@ static void child(char *const argv[], int errfd)
   _exit(127);
 }
 
-int morph__launch_child_start(char *const argv[], pid_t *pid, char *err, size_t errsize)
+int morph__launch_child_start(char *const argv[], int err_to, pid_t *pid, char *err,
+                              size_t errsize)
 {
   int fd[2];
   if (pipe2(fd, O_CLOEXEC) != 0) {
@@ -49,7 +53,7 @@ int morph__launch_child_start(char *const argv[], pid_t *pid, char *err, size_t 
   }
   pid_t p = fork();
   if (p == 0)
-    child(argv, fd[1]);
+    child(argv, fd[1], err_to);
   close(fd[1]);
   int e = 0;
   ssize_t n = p > 0 ? read(fd[0], &e, sizeof e) : -1;

@@ -8,10 +8,12 @@
 
 #include <sys/types.h>
 
-/* Starts argv[0] (searched in PATH) in a new process group. On success
- * *pid is set. Errors: MORPH_ESPAWN (fork failed or the program cannot be
- * executed; err says why, and no child is left). */
-int morph__launch_child_start(char *const argv[], pid_t *pid, char *err, size_t errsize);
+/* Starts argv[0] (searched in PATH) in a new process group, its standard
+ * error on err_to (-1: ours). On success *pid is set. Errors: MORPH_ESPAWN
+ * (fork failed or the program cannot be executed; err says why, and no
+ * child is left). */
+int morph__launch_child_start(char *const argv[], int err_to, pid_t *pid, char *err,
+                              size_t errsize);
 
 /* Reaps every ended child without waiting (orphans of the job come to us as
  * the subreaper). Returns 1 and the exit code (see morph__launch_child_exit_code) in

@@ -33,6 +33,10 @@ void morph__launch_decision_done(struct morph__launch *r, int outcome, int new_s
   if ((outcome == MORPH_OK || outcome == MORPH_EBUSY) && !d->move &&
       m.mechanism != MORPH__LAUNCH_MECH_RELAUNCH)
     morph__launch_hosts_resized(r, &m);
+  /* A live grow that failed leaves mpirun unable to end by itself
+   * (monitor.c). */
+  if (outcome != MORPH_OK && m.mechanism == MORPH__LAUNCH_MECH_LIVE && d->size > m.old_size)
+    r->spawn_failed = 1;
   r->seq++;
   if (outcome == MORPH_OK)
     r->n_ok++;

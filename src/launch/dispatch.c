@@ -23,11 +23,14 @@ static int next_from_schedule(struct morph__launch *r, morph__msg *m, int only_i
   int mech = e->mechanism >= 0 ? e->mechanism : r->opt->mechanism;
   if (only_iteration && mech == MORPH__LAUNCH_MECH_RELAUNCH)
     return 0; /* a relaunch would stop the processes that settling counts */
+  /* The size the entry meets: an early entry goes out while the shrink
+   * before it settles, so the job will be at that shrink's new size. */
+  int size = only_iteration ? r->dec.ack.new_size : r->size;
   morph__msg_init(m, MORPH__MSG_RESIZE);
-  m->size = e->move ? r->size : e->size;
-  if (morph__launch_sched_wire(e, r->size, m->hosts, m->from, sizeof m->hosts) != MORPH_OK)
+  m->size = e->move ? size : e->size;
+  if (morph__launch_sched_wire(e, size, m->hosts, m->from, sizeof m->hosts) != MORPH_OK)
     morph__say(&r->log, 0, "schedule entry %d: its hosts do not name every process of the "
-               "change at %d processes; sent as named", r->next_sched + 1, r->size);
+               "change at %d processes; sent as named", r->next_sched + 1, size);
   m->iteration = e->by_time ? -1 : e->iteration;
   m->mechanism = e->mechanism >= 0 ? e->mechanism : r->opt->mechanism;
   if (m->mechanism < 0)

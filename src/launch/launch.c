@@ -17,6 +17,7 @@
 #include "hosts.h"
 #include "monitor.h"
 #include "morph/error.h"
+#include "ckptdir.h"
 #include "mpirun.h"
 #include "relaunch.h"
 #include "relay.h"
@@ -151,6 +152,18 @@ static void choose_mpi(struct morph__launch *r)
   morph__say(&r->log, 1, "MPI: %s (%s)", morph__launch_mpi_name(r->opt->cmd.mpi), why);
 }
 
+/* Under Slurm morphd counts whole nodes of the job's processes per node:
+ * the limits the program sets, in processes, are rounded (docs/slurm.md,
+ * "Limits in nodes"). Said once, since the program's morph_options or
+ * DMR_Set_parameters may not be multiples of it. */
+static void say_node_units(struct morph__launch *r)
+{
+  const char *ppn = getenv("SLURM_NTASKS_PER_NODE");
+  if (r->opt->server && getenv("SLURM_JOB_ID") && ppn && atoi(ppn) > 1)
+    morph__say(&r->log, 0, "morphd resizes this Slurm job in whole nodes of %d processes; the "
+               "job's own limits are rounded: minimum up, maximum down", atoi(ppn));
+}
+
 static int setup(struct morph__launch *r)
 {
   /* Orphans of the launcher (a rank whose orted died) become our children,
@@ -162,13 +175,21 @@ static int setup(struct morph__launch *r)
   if (rc == MORPH_OK)
     rc = check_schedule_hosts(r);
   if (rc == MORPH_OK)
+    rc = morph__launch_ckptdir_check(r->opt->checkpoint_dir ? r->opt->checkpoint_dir
+                                                             : getenv("MORPH_CHECKPOINT_DIR"),
+                                     &r->mon.watch, &r->log);
+  if (rc == MORPH_OK)
     rc = morph__launch_server_open(r);
   if (rc == MORPH_OK)
     rc = morph__launch_report_open(r);
   if (rc != MORPH_OK)
     return rc;
   export_env(r);
+  /* Without it mpirun writes to our standard error directly; only the
+   * cause of an MPI_Abort is then not named. */
+  morph__launch_errscan_open(&r->err);
   morph__launch_relay_init(r);
+  say_node_units(r);
   if ((rc = morph__launch_hosts_init(r, r->opt->np)) != MORPH_OK)
     return rc;
   return morph__launch_mpirun_start(r, r->opt->np, NULL);
@@ -217,6 +238,7 @@ int morph__launch_fini(struct morph__launch *r)
   morph__launch_monitor_free(r); /* its sessions are not the job's leftovers */
   if (morph__launch_child_kill_leftovers(r->opt->grace) > 0)
     morph__say(&r->log, 0, "stopped processes of the job that outlived mpirun");
+  morph__launch_errscan_close(&r->err);
   remove_session(r); /* before hosts_free removes the relaunch's hostfile */
   morph__launch_hosts_free(r);
   morph__launch_checkpoints_remove(r);

@@ -57,6 +57,7 @@
 #include <sys/types.h>
 
 #include "common/log.h"
+#include "errscan.h"
 #include "opts.h"
 #include "proto/hosts.h"
 #include "proto/listener.h"
@@ -117,6 +118,7 @@ struct morph__launch_monitor {
   double next_look;     /* run clock */
   double short_since;   /* run clock since when too few are left; 0: not */
   int crashed;          /* confirmed: one died outside a reconfiguration */
+  char aborted[512];    /* a process called MPI_Abort (errscan.h); "": none */
   int all_gone;         /* ENDING / RELAUNCH_EXIT: none is left */
 };
 
@@ -152,6 +154,7 @@ struct morph__launch {
   int n_old_checkpoints;
   struct morph__launch_decision dec;
   int settling;              /* waiting for the leavers of a live shrink */
+  int spawn_failed;          /* a live grow of this mpirun failed */
   /* The next iteration entry of the schedule, sent to the job while dec
    * settles (dispatch.c): the job applies it at its iteration even if the
    * leavers of dec are slow to exit. Its ACK waits here until dec is done. */
@@ -165,6 +168,7 @@ struct morph__launch {
   struct morph__launch_relay relay;
   FILE *report;
   struct morph__launch_monitor mon;
+  struct morph__launch_errscan err; /* mpirun's standard error, read (errscan.h) */
   morph__hostlist file_hosts; /* --hostfile's hosts and slots (hosts.h) */
   morph__hostlist placed;     /* where the job's processes run (hosts.h) */
   morph__hostlist left;       /* hosts the job left whole (hosts.h) */

@@ -140,7 +140,9 @@ static void stop_late_mpirun(struct morph__launch *r)
  * parent, reaps it), hence status 1. The reason goes to morphd too. */
 static void stop_crashed(struct morph__launch *r)
 {
-  if (r->mon.watch.n > 0)
+  if (r->mon.aborted[0])
+    snprintf(r->bye_text, sizeof r->bye_text, "%.250s", r->mon.aborted);
+  else if (r->mon.watch.n > 0)
     snprintf(r->bye_text, sizeof r->bye_text,
              "processes of the job were lost outside a reconfiguration (%.190s)", r->mon.where);
   else if (r->mon.last_gone > 0)

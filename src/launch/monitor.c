@@ -114,7 +114,9 @@ static void judge(struct morph__launch *r, double now)
 
 /* After a failed MPI_Comm_spawn, Open MPI's mpirun never ends by itself:
  * once the job is over and none of its processes is left, waiting the
- * full --exit-timeout would only waste time. */
+ * full --exit-timeout would only waste time. When this mpirun saw a live
+ * grow fail, waiting at all would (the relaunch that follows a failed
+ * spawn must not cost more than a normal one, issue 23). */
 static void end_grace(struct morph__launch *r, double now)
 {
   struct morph__launch_monitor *m = &r->mon;
@@ -122,13 +124,30 @@ static void end_grace(struct morph__launch *r, double now)
   if (!over || m->all_gone || m->count != 0 || !r->app_exe[0] || !r->mpirun)
     return;
   m->all_gone = 1;
-  morph__say(&r->log, 1, "no process of the job is left; mpirun gets %g s more to end", END_GRACE);
-  if (r->phase_deadline > now + END_GRACE)
-    r->phase_deadline = now + END_GRACE;
+  double grace = r->spawn_failed ? 0 : END_GRACE;
+  if (r->spawn_failed)
+    morph__say(&r->log, 1, "no process of the job is left and a spawn of this mpirun failed: "
+               "it will not end by itself");
+  else
+    morph__say(&r->log, 1, "no process of the job is left; mpirun gets %g s more to end", grace);
+  if (r->phase_deadline > now + grace)
+    r->phase_deadline = now + grace;
+}
+
+/* A process that called MPI_Abort under --enable-recovery ends alone and
+ * mpirun keeps the others waiting for it (errscan.h): the job is stopped
+ * as if it had died outside a reconfiguration, naming the abort. */
+static void aborted(struct morph__launch *r)
+{
+  struct morph__launch_monitor *m = &r->mon;
+  if (!m->crashed && r->mpirun && r->phase != MORPH__LAUNCH_PH_DONE &&
+      morph__launch_errscan_abort(&r->err, m->aborted, sizeof m->aborted))
+    m->crashed = 1;
 }
 
 void morph__launch_monitor_tick(struct morph__launch *r)
 {
+  aborted(r);
   double now = morph__launch_clock(r);
   if (!r->app_exe[0] || now < r->mon.next_look)
     return;
@@ -142,6 +161,8 @@ void morph__launch_monitor_reset(struct morph__launch *r)
 {
   r->mon.short_since = 0;
   r->mon.all_gone = 0;
+  r->mon.aborted[0] = '\0';
+  r->spawn_failed = 0;
   r->mon.count = -1;
 }
 

@@ -148,18 +148,25 @@ void morph__launch_argv_free(struct morph__launch_argv *a)
   memset(a, 0, sizeof *a);
 }
 
-/* True if the hostfile gives slot counts, so oversubscription is not
- * needed to place the processes it allows. */
-static int hostfile_has_slots(const char *path)
+/* True if Open MPI may keep the hostfile's slot counts: it gives them,
+ * and names one host only. On several hosts a leaver of a live shrink may
+ * stay as a placeholder (docs/runtime.md, "Placeholders"), which Open MPI
+ * counts in its host's slots: a later grow onto that host would find it
+ * "already filled". */
+static int hostfile_keeps_slots(const char *path)
 {
   FILE *f = fopen(path, "r");
-  char line[1024];
-  int found = 0;
-  while (f && !found && fgets(line, sizeof line, f))
-    found = strstr(line, "slots=") != NULL;
+  char line[1024], first[256] = "", host[256];
+  int slots = 0, hosts = 0;
+  while (f && fgets(line, sizeof line, f)) {
+    line[strcspn(line, "#")] = '\0';
+    slots |= strstr(line, "slots=") != NULL;
+    if (sscanf(line, "%255[^ \t\n:]", host) == 1 && strcmp(host, first) != 0)
+      hosts++, snprintf(first, sizeof first, "%s", host);
+  }
   if (f)
     fclose(f);
-  return found;
+  return slots && hosts == 1;
 }
 
 /* True if the user set an Open MPI MCA parameter whose name holds `part`,
@@ -187,6 +194,39 @@ int morph__launch_mpi_recovers(const struct morph__launch_mpicmd *c)
   return c->mpi == MORPH__LAUNCH_MPI_OPENMPI && !c->no_recovery;
 }
 
+/*
+ * Open MPI 4.1 waits up to 600 s for the other side of a PMIx exchange
+ * (comm_cid.c, dpm.c: "give them 10 minutes"). When the joiners of a spawn
+ * never arrive, the spawn's root sits in that PMIx_Lookup inside
+ * opal_progress, and no other thread of the process completes a blocking
+ * MPI call meanwhile (measured: a checkpoint's MPI_Allgather waited
+ * 271-291 s; the application's own collectives wait too). libmorph gives
+ * up on a spawn after its step time limit (MORPH_STEP_TIMEOUT, default
+ * 30 s); the exchange is made to give up as soon. Its time-out T is
+ * enforced by the daemon's request table (orted/pmix/pmix_server.c,
+ * eviction_cbfunc), which every pmix_server_max_wait (2 s) takes 2 s off T
+ * and, if T is still positive, 2 s more, expiring only when the second
+ * step reaches 0: a request of T s ends after T/2 s when T is a multiple
+ * of 4 (600: the 300 s measured) and never when T = 2 mod 4 (10, 30).
+ * So T = 4 * ceil(step / 2): the lookup ends one step time after it began.
+ */
+static int exchange_timeout_args(const struct morph__launch_mpicmd *c, struct morph__launch_argv *a)
+{
+  if (mca_chosen(c, "pmix_base_exchange_timeout"))
+    return MORPH_OK;
+  const char *v = getenv("MORPH_STEP_TIMEOUT");
+  char *end = NULL;
+  double t = v && *v ? strtod(v, &end) : 30;
+  if ((end && *end) || !(t >= 1))
+    t = 30;
+  int half = t > 1800 ? 900 : (int)(t / 2) + ((int)(t / 2) < t / 2);
+  char text[32];
+  snprintf(text, sizeof text, "%d", 4 * half);
+  return morph__launch_argv_push(a, "--mca") |
+         morph__launch_argv_push(a, "pmix_base_exchange_timeout") |
+         morph__launch_argv_push(a, text);
+}
+
 /* Open MPI: -x for every MORPH_* variable (it exports nothing by default),
  * let leavers of a live shrink exit without MPI_Finalize, and keep the job
  * running when a process is lost (--enable-recovery): a joiner or leaver
@@ -205,7 +245,7 @@ int morph__launch_mpi_recovers(const struct morph__launch_mpicmd *c)
 static int openmpi_args(const struct morph__launch_mpicmd *c, struct morph__launch_argv *a)
 {
   int rc = MORPH_OK;
-  if (!c->hostfile || !hostfile_has_slots(c->hostfile))
+  if (!c->hostfile || !hostfile_keeps_slots(c->hostfile))
     rc |= morph__launch_argv_push(a, "--oversubscribe");
   if (!c->hostfile && !mca_chosen(c, "tcp_if_"))
     for (int k = 0; k < 2; k++)
@@ -225,7 +265,7 @@ static int openmpi_args(const struct morph__launch_mpicmd *c, struct morph__laun
           morph__launch_argv_push(a, c->session_base);
   rc |= morph__launch_argv_push(a, "--mca") |
         morph__launch_argv_push(a, "orte_allowed_exit_without_sync") |
-        morph__launch_argv_push(a, "1");
+        morph__launch_argv_push(a, "1") | exchange_timeout_args(c, a);
   for (char **e = environ; *e; e++) {
     if (strncmp(*e, "MORPH_", 6) != 0)
       continue;

@@ -35,7 +35,9 @@ int morph__launch_mpirun_start(struct morph__launch *r, int np, const char *chec
     return rc;
   say_command(r, &a);
   char err[512];
-  rc = morph__launch_child_start(a.v, &r->mpirun, err, sizeof err);
+  morph__launch_errscan_reset(&r->err);
+  rc = morph__launch_child_start(a.v, morph__launch_errscan_fd(&r->err), &r->mpirun, err,
+                                 sizeof err);
   morph__launch_argv_free(&a);
   if (rc != MORPH_OK) {
     morph__say(&r->log, 0, "%s", err);

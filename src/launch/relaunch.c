@@ -10,6 +10,10 @@
 #include "mpirun.h"
 #include "state.h"
 
+/* Seconds the old mpirun gets to end after the checkpoint when a live
+ * grow of it failed. */
+#define SPAWN_FAILED_EXIT 2.0
+
 static void remember_checkpoint(struct morph__launch *r, const char *path)
 {
   if (path[0] && r->n_old_checkpoints < 8)
@@ -24,7 +28,14 @@ void morph__launch_relaunch_begin(struct morph__launch *r)
   r->restart_size = a->new_size > 0 ? a->new_size : r->dec.size;
   morph__say(&r->log, 1, "job checkpointed to %s for a relaunch at %d; waiting for mpirun to end",
              a->checkpoint, r->restart_size);
-  morph__launch_phase_set(r, MORPH__LAUNCH_PH_RELAUNCH_EXIT, r->opt->exit_timeout);
+  /* After a failed live grow this mpirun never ends by itself, and joiners
+   * the spawn left hanging may still count as the job's processes
+   * (monitor.c): once the checkpoint is acknowledged, the old processes
+   * have nothing left to do that the relaunch needs. */
+  double limit = r->opt->exit_timeout;
+  if (r->spawn_failed && limit > SPAWN_FAILED_EXIT)
+    limit = SPAWN_FAILED_EXIT;
+  morph__launch_phase_set(r, MORPH__LAUNCH_PH_RELAUNCH_EXIT, limit);
 }
 
 /* Last resort: neither size could be started again. */
@@ -120,6 +131,9 @@ static void phase_expired(struct morph__launch *r)
   if (r->phase == MORPH__LAUNCH_PH_RELAUNCH_EXIT && r->mon.all_gone)
     morph__say(&r->log, 1, "mpirun still running after the checkpoint and the job's last process; "
                      "stopping it");
+  else if (r->phase == MORPH__LAUNCH_PH_RELAUNCH_EXIT && r->spawn_failed)
+    morph__say(&r->log, 1, "stopping mpirun after the checkpoint: a live grow of it failed, so "
+               "it does not end by itself");
   else
     morph__say(&r->log, 0, "%s within its time limit; stopping mpirun", what[r->phase]);
   r->mpirun_code = morph__launch_mpirun_stop(r);

@@ -133,6 +133,19 @@ json_t *morph__job_traffic_json(const morph__job *j)
   return a;
 }
 
+int morph__job_unit_limits(const morph__job *j, int *min, int *pref, int *max)
+{
+  int u = j->ppu > 1 ? j->ppu : 1;
+  *min = (j->min + u - 1) / u;
+  *max = j->max / u;
+  *pref = (j->pref + u / 2) / u;
+  if (*pref < *min)
+    *pref = *min;
+  if (*pref > *max)
+    *pref = *max;
+  return *min >= 1 && *min <= *max;
+}
+
 int morph__job_set_argv(morph__job *j, int argc, const char *const *argv)
 {
   char **v = calloc((size_t)argc + 1, sizeof *v);

@@ -135,6 +135,17 @@ int morph__job_set_traffic(morph__job *j, const json_t *a, int n, char *why, siz
 /* The job's matrix as a JSON array (new reference; JSON null if none). */
 json_t *morph__job_traffic_json(const morph__job *j);
 
+/*
+ * A malleable job's limits in the backend's units. The program sets them
+ * in processes (morph_options, DMR_Set_parameters); node units (Slurm)
+ * hold ppu processes per node, and the rule is: the minimum rounded up to
+ * whole nodes, the maximum down, the preference to the nearest whole node
+ * between them (docs/slurm.md, "Limits in nodes"). Returns 1 with the
+ * three in units, or 0 when no whole node lies between min and max (e.g.
+ * 1..3 processes on nodes of 4): such a job is kept at its size.
+ */
+int morph__job_unit_limits(const morph__job *j, int *min, int *pref, int *max);
+
 /* Copies argv (argc entries). Errors: MORPH_ENOMEM. */
 int morph__job_set_argv(morph__job *j, int argc, const char *const *argv);
 

@@ -132,6 +132,7 @@ typedef struct morph__daemon {
   int stop;           /* leave the loop */
   int decisions;      /* decisions taken, for status */
   morph__loopstat stat; /* loop and decision times, logged at -v */
+  char failed_why[512]; /* why the last decision failed; "": it did not */
   morph__beat beat;   /* health.c: heartbeats (no nodes: off) */
   unsigned char *beat_failing; /* per node: failing for the placement, as last said */
   int beat_unused;    /* said that the placement ignores the estimates */

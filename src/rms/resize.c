@@ -96,16 +96,18 @@ int morph__resize_expand_plan(morph__daemon *d, morph__job *job, int to,
  * job's leavers are the processes there and those hosts empty whole; ""
  * on this machine alone ("localhost"), where any leavers do, or without
  * the backend's view (v NULL). */
-static void leaver_hosts(const morph__backend_view *v, const morph__alloc *pieces, char *buf,
-                         size_t size)
+static void leaver_hosts(const morph__backend_view *v, const morph__job *job,
+                         const morph__alloc *pieces, char *buf, size_t size)
 {
   morph__hostlist l;
   morph__hostlist_init(&l);
   int rc = v ? MORPH_OK : MORPH_ENOSYS;
   for (int k = 0; rc == MORPH_OK && k < pieces->n; k++) {
     int node = pieces->v[k].node;
+    /* A whole node (Slurm) holds the job's processes per node, not its CPUs. */
+    int procs = v->unit == MORPH_POLICY_UNIT_NODE ? job->ppu : pieces->v[k].slots;
     if (node >= 0 && node < v->nnodes && strcmp(v->nodes[node].host, "localhost") != 0)
-      rc = morph__hostlist_add(&l, v->nodes[node].host, pieces->v[k].slots);
+      rc = morph__hostlist_add(&l, v->nodes[node].host, procs);
   }
   if (rc != MORPH_OK || morph__hostlist_format(&l, buf, size) != MORPH_OK)
     buf[0] = '\0';
@@ -245,7 +247,7 @@ int morph__resize_shrink_send(morph__daemon *d, morph__job *job)
   char hosts[512];
   morph__backend_view view;
   const morph__backend_view *v = morph__backend_read(d->be, &view) == MORPH_OK ? &view : NULL;
-  leaver_hosts(v, &job->plan, hosts, sizeof hosts);
+  leaver_hosts(v, job, &job->plan, hosts, sizeof hosts);
   int mech = shrink_mechanism(d, job, v, &job->plan);
   int rc = send_resize(d, job, job->rz_id, job->rz_to, hosts, mech);
   if (rc == MORPH_OK && mech)

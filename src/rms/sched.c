@@ -45,10 +45,13 @@ static void fill_limits(morph_policy_job *p, const morph__job *job)
   p->id = job->id;
   p->kind = (morph_policy_kind)job->kind; /* same order as paper 000 Table 3 */
   p->req_min = units(job, job->req_min), p->req_max = units(job, job->req_max);
-  p->min = units(job, job->min), p->max = units(job, job->max);
-  p->pref = units(job, job->pref);
+  /* Limits that hold no whole node are no limits the engine can use: the
+   * job stays at its size (status says why). */
+  int fit = morph__job_unit_limits(job, &p->min, &p->pref, &p->max);
   if (!morph_job_kind_malleable(job->kind))
     p->min = p->pref = p->max = p->req_max;
+  else if (!fit)
+    p->min = p->pref = p->max = job->size > 0 ? units(job, job->size) : p->req_max;
   p->submit_time = job->submit;
   p->walltime = morph__limit_estimate(job); /* 0: the policy's default_walltime */
   p->traffic = job->traffic, p->traffic_n = job->traffic_n;
@@ -234,7 +237,8 @@ static void carry_out(morph__daemon *d, snap_buf *b, int *issued)
   morph__batch_free(&batch);
 }
 
-/* Why a decision failed, for the log and the journal. */
+/* Why a decision failed, for the log and the journal: once, and again
+ * only when the reason changes (morphd decides every second). */
 static void decision_failed(morph__daemon *d, int rc, int read, int placed)
 {
   char why[512];
@@ -246,7 +250,10 @@ static void decision_failed(morph__daemon *d, int rc, int read, int placed)
   else
     snprintf(why, sizeof why, "%s", rc == MORPH_ENOMEM ? morph_strerror(rc)
                                                        : morph_policy_errmsg(d->policy));
-  morph__say(&d->log, 0, "decision failed: %s", why);
+  if (!strcmp(why, d->failed_why))
+    return;
+  snprintf(d->failed_why, sizeof d->failed_why, "%s", why);
+  morph__say(&d->log, 0, "decision failed: %s (said once while it lasts)", why);
   morph__journal_event(d->journal, morph__wall(), 0, "error", "decision failed: %s", why);
 }
 
@@ -273,7 +280,11 @@ int morph__sched_decide(morph__daemon *d)
    * backend's to report, once; no decision is taken until it answers. */
   if (rc != MORPH_OK && read != MORPH_EIO)
     decision_failed(d, rc, read, placed);
-  else if (d->acts.n > 0) {
+  else if (rc == MORPH_OK && d->failed_why[0]) {
+    morph__say(&d->log, 0, "decisions are taken again");
+    d->failed_why[0] = '\0';
+  }
+  if (rc == MORPH_OK && d->acts.n > 0) {
     int *issued = calloc((size_t)d->acts.n, sizeof *issued);
     if (issued)
       carry_out(d, &b, issued);

@@ -37,6 +37,16 @@ static void where(const morph__backend_view *v, const morph__alloc *a, char *buf
   }
 }
 
+/* Node units: the limits the engine uses, by the rule of job.h. */
+static void unit_note(const morph__job *j, char *buf, size_t size)
+{
+  int min, pref, max;
+  if (!morph__job_unit_limits(j, &min, &pref, &max))
+    snprintf(buf, size, "no whole node of %d in %d..%d: not resized", j->ppu, j->min, j->max);
+  else if (min * j->ppu != j->min || max * j->ppu != j->max || pref * j->ppu != j->pref)
+    snprintf(buf, size, "in nodes of %d: %d<%d<%d", j->ppu, min, pref, max);
+}
+
 static void activity(const morph__job *j, char *buf, size_t size)
 {
   buf[0] = '\0';
@@ -46,6 +56,8 @@ static void activity(const morph__job *j, char *buf, size_t size)
     snprintf(buf, size, "waits for resize %d", j->rz_id);
   else if (j->state == MORPH__J_RUNNING && j->conn < 0)
     snprintf(buf, size, "not connected");
+  else if (morph_job_kind_malleable(j->kind) && j->ppu > 1)
+    unit_note(j, buf, size);
 }
 
 /* What only the job's owner and the administrators see. */
@@ -59,7 +71,7 @@ static void hide_details(json_t *o)
 
 static json_t *job_json(const morph__backend_view *v, const morph__job *j)
 {
-  char at[256], act[64];
+  char at[256], act[96];
   where(v, &j->alloc, at, sizeof at);
   activity(j, act, sizeof act);
   const char *prog = j->argc ? strrchr(j->argv[0], '/') : NULL;
@@ -105,9 +117,13 @@ json_t *morph__cli_status(morph__daemon *d, int i, json_t *req)
   int counts[MORPH__J_STATE_COUNT] = {0}, free = 0;
   morph__backend_view v;
   morph__backend_read(d->be, &v);
+  /* In the view's units: Slurm's whole nodes are free or not. */
+  int by_node = v.unit == MORPH_POLICY_UNIT_NODE;
   for (int n = 0; n < v.nnodes; n++) {
-    json_array_append_new(nodes, node_json(d, &v.nodes[n], n));
-    free += v.nodes[n].state == MORPH_POLICY_NODE_UP ? v.nodes[n].slots - v.nodes[n].used : 0;
+    const morph__node *nd = &v.nodes[n];
+    json_array_append_new(nodes, node_json(d, nd, n));
+    if (nd->state == MORPH_POLICY_NODE_UP)
+      free += by_node ? nd->used == 0 : nd->slots - nd->used;
   }
   for (int k = 0; k < d->njobs; k++) {
     counts[d->jobs[k]->state]++;
@@ -121,9 +137,10 @@ json_t *morph__cli_status(morph__daemon *d, int i, json_t *req)
   json_t *c = json_object();
   for (int s = 0; s < MORPH__J_STATE_COUNT; s++)
     json_object_set_new(c, morph__jstate_name((morph__jstate)s), json_integer(counts[s]));
-  return json_pack("{s:b, s:f, s:s, s:s, s:I, s:i, s:i, s:i, s:o, s:o, s:o, s:s}", "ok", 1,
+  return json_pack("{s:b, s:f, s:s, s:s, s:I, s:i, s:s, s:i, s:i, s:o, s:o, s:o, s:s}", "ok", 1,
                    "now", morph__wall(), "policy", morph_policy_name(d->policy), "backend",
                    morph__backend_name(d->be), "pid", (json_int_t)getpid(), "slots",
-                   morph__backend_view_units(&v), "free", free, "decisions", d->decisions,
-                   "nodes", nodes, "jobs", jobs, "counts", c, "journal", d->jpath);
+                   morph__backend_view_units(&v), "unit", by_node ? "nodes" : "slots", "free",
+                   free, "decisions", d->decisions, "nodes", nodes, "jobs", jobs, "counts", c,
+                   "journal", d->jpath);
 }

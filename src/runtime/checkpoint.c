@@ -15,14 +15,17 @@
  *     varcount     old-size counts, then the elements in rank order
  *     callbacks    old-size blob lengths, then the blobs in rank order
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "redist/plan.h"
 #include "runtime/checkpoint.h"
+#include "runtime/wait.h"
 
 #define MAGIC "MORPHCK1"
 #define CHUNK ((int64_t)1 << 30)
@@ -47,51 +50,68 @@ typedef struct ckpt_entry {
 typedef struct ckpt_file {
   MPI_File fh;
   int fd;
+  char why[160]; /* the first failure's reason */
 } ckpt_file;
 
-static int posix_bytes(int fd, int64_t off, char *p, int64_t len, int write)
+static int posix_bytes(ckpt_file *f, int64_t off, char *p, int64_t len, int write)
 {
   for (int64_t done = 0; done < len;) {
-    ssize_t n = write ? pwrite(fd, p + done, (size_t)(len - done), (off_t)(off + done))
-                      : pread(fd, p + done, (size_t)(len - done), (off_t)(off + done));
-    if (n <= 0)
+    ssize_t n = write ? pwrite(f->fd, p + done, (size_t)(len - done), (off_t)(off + done))
+                      : pread(f->fd, p + done, (size_t)(len - done), (off_t)(off + done));
+    if (n <= 0) {
+      if (!f->why[0])
+        snprintf(f->why, sizeof f->why, "%s", n < 0 ? strerror(errno) : "end of file");
       return MORPH_EIO;
+    }
     done += n;
   }
   return MORPH_OK;
+}
+
+/* MPI-IO's reason for a failed call, kept with the file. */
+static int mpi_failed(ckpt_file *f, int rc)
+{
+  int len = 0;
+  char text[MPI_MAX_ERROR_STRING];
+  if (!f->why[0] && MPI_Error_string(rc, text, &len) == MPI_SUCCESS)
+    snprintf(f->why, sizeof f->why, "%.150s", text);
+  return MORPH_EIO;
 }
 
 /* Writes or reads len bytes at off, in pieces MPI's int counts can take. */
 static int io_bytes(ckpt_file *f, int64_t off, void *buf, int64_t len, int write)
 {
   if (f->fd >= 0)
-    return posix_bytes(f->fd, off, buf, len, write);
+    return posix_bytes(f, off, buf, len, write);
   for (int64_t done = 0; done < len; done += CHUNK) {
     int n = (int)(len - done < CHUNK ? len - done : CHUNK);
     char *p = (char *)buf + done;
     int rc = write ? MPI_File_write_at(f->fh, off + done, p, n, MPI_BYTE, MPI_STATUS_IGNORE)
                    : MPI_File_read_at(f->fh, off + done, p, n, MPI_BYTE, MPI_STATUS_IGNORE);
     if (rc != MPI_SUCCESS)
-      return MORPH_EIO;
+      return mpi_failed(f, rc);
   }
   return MORPH_OK;
 }
 
-/* Opens the checkpoint. Collective over ctx->comm. */
+/* Opens the checkpoint. Collective over ctx->comm. A write keeps the
+ * space reserved for it (ckptspace.c). */
 static int ckpt_open(morph_ctx *ctx, const char *path, int write, ckpt_file *f)
 {
   f->fd = -1;
+  f->why[0] = '\0';
   if (!ctx->spawn_hung) {
     int mode = write ? MPI_MODE_CREATE | MPI_MODE_WRONLY : MPI_MODE_RDONLY;
-    return MPI_File_open(ctx->comm, path, mode, MPI_INFO_NULL, &f->fh) == MPI_SUCCESS ? MORPH_OK
-                                                                                     : MORPH_EIO;
+    int rc = MPI_File_open(ctx->comm, path, mode, MPI_INFO_NULL, &f->fh);
+    return rc == MPI_SUCCESS ? MORPH_OK : mpi_failed(f, rc);
   }
-  /* Rank 0 creates the file before the others open it. */
-  int rc = MORPH_OK;
-  if (ctx->rank == 0 && (f->fd = open(path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0600)) < 0)
+  /* Rank 0 made the file (ckptspace.c, O_EXCL); it opens it before the
+   * others, never through a link. */
+  int rc = MORPH_OK, flags = O_WRONLY | O_NOFOLLOW | O_CLOEXEC;
+  if (ctx->rank == 0 && (f->fd = open(path, flags)) < 0)
     rc = MORPH_EIO;
-  MPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MIN, ctx->comm);
-  if (rc == MORPH_OK && ctx->rank != 0 && (f->fd = open(path, O_WRONLY | O_CLOEXEC)) < 0)
+  rc = morph__agree(ctx, ctx->comm, rc, morph__now() + ctx->opts.step_timeout);
+  if (rc == MORPH_OK && ctx->rank != 0 && (f->fd = open(path, flags)) < 0)
     rc = MORPH_EIO;
   return rc;
 }
@@ -169,6 +189,15 @@ static int64_t section_length(const morph__data *d, const int64_t *per_rank, int
   }
 }
 
+/*
+ * The per-rank sizes, gathered without blocking and waited for by polling
+ * until the step time limit. After a spawn abandoned inside Open MPI 4.1,
+ * that thread owns the progress engine (stuck in PMIx_Lookup inside
+ * opal_progress, where only the first waiting thread drives progress): a
+ * blocking collective sleeps until Open MPI's own time-out (measured:
+ * 271-291 s), while a thread that polls MPI_Testall drives progress itself.
+ * After a timeout the buffer belongs to MPI and is leaked.
+ */
 static int gather_sizes(morph_ctx *ctx, ckpt_layout *l, int i)
 {
   morph__data *d = &ctx->data[i];
@@ -183,13 +212,20 @@ static int gather_sizes(morph_ctx *ctx, ckpt_layout *l, int i)
     mine = (int64_t)n;
   } else
     return MORPH_OK;
-  l->per_rank[i] = malloc((size_t)ctx->size * sizeof(int64_t));
-  if (!l->per_rank[i])
+  int64_t *all = malloc((size_t)(ctx->size + 1) * sizeof(int64_t));
+  if (!all)
     return MORPH_ENOMEM;
-  return MPI_Allgather(&mine, 1, MPI_INT64_T, l->per_rank[i], 1, MPI_INT64_T, ctx->comm) ==
-                 MPI_SUCCESS
-             ? MORPH_OK
+  all[ctx->size] = mine;
+  MPI_Request req;
+  int rc = MPI_Iallgather(all + ctx->size, 1, MPI_INT64_T, all, 1, MPI_INT64_T, ctx->comm, &req) ==
+                   MPI_SUCCESS
+             ? morph__wait_all(1, &req, morph__now() + ctx->opts.step_timeout)
              : MORPH_EMPI;
+  if (rc == MORPH_OK)
+    l->per_rank[i] = all;
+  else if (rc != MORPH_ETIMEDOUT)
+    free(all);
+  return rc;
 }
 
 static int build_layout(morph_ctx *ctx, ckpt_layout *l)
@@ -269,6 +305,9 @@ int morph__ckpt_write(morph_ctx *ctx, morph__window *w)
     rc = write_section(ctx, fh, &l, i);
   if (ckpt_close(fh) != MORPH_OK && rc == MORPH_OK)
     rc = MORPH_EIO;
+  if (rc == MORPH_EIO)
+    snprintf(w->why, sizeof w->why, "writing the checkpoint %.120s failed: %.100s", w->checkpoint,
+             f.why[0] ? f.why : "an I/O error");
   w->bytes = ctx->rank == 0 ? l.end : 0; /* the file, once */
   layout_free(&l, ctx->ndata);
   return rc;

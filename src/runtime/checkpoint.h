@@ -20,6 +20,14 @@ typedef struct morph__ckpt_info {
 } morph__ckpt_info;
 
 int morph__ckpt_write(morph_ctx *ctx, morph__window *w);
+
+/* Before the write (ckptspace.c), collective over ctx->comm: the
+ * checkpoint folder must be one every process can write into, and rank 0
+ * creates w->checkpoint with the space the registered data needs
+ * (fallocate; else the file system's free space is compared). Errors:
+ * MORPH_EIO with w->why naming the folder and the reason (the file is
+ * removed), MORPH_ETIMEDOUT, MORPH_EMPI, MORPH_ENOMEM. */
+int morph__ckpt_reserve(morph_ctx *ctx, morph__window *w);
 int morph__ckpt_peek(morph_ctx *ctx, const char *path, morph__ckpt_info *info);
 int morph__ckpt_restore(morph_ctx *ctx, const char *path, morph__ckpt_info *info);
 

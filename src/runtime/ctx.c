@@ -2,6 +2,8 @@
  * The context's life cycle: options, open, accessors, limits, finalize.
  */
 #include "runtime/client.h"
+#include "runtime/hold.h"
+#include "runtime/wait.h"
 #include "runtime/window.h"
 
 #include <pthread.h>
@@ -246,6 +248,26 @@ static void finalize_guarded(int status)
   pthread_join(t, NULL);
 }
 
+/* The job's status: the largest over all processes. After a hung spawn
+ * the reduction is polled and time-limited (an abandoned spawn may own
+ * Open MPI's progress engine: checkpoint.c); without an answer in time
+ * each process keeps its own. */
+static int job_status(morph_ctx *ctx, int status)
+{
+  int job = status;
+  if (!ctx->spawn_hung) {
+    MPI_Allreduce(&status, &job, 1, MPI_INT, MPI_MAX, ctx->comm);
+    return job;
+  }
+  MPI_Request req;
+  ctx->agree_in = ctx->agree_out = status;
+  if (MPI_Iallreduce(&ctx->agree_in, &ctx->agree_out, 1, MPI_INT, MPI_MAX, ctx->comm, &req) ==
+          MPI_SUCCESS &&
+      morph__wait_all(1, &req, morph__now() + ctx->opts.step_timeout) == MORPH_OK)
+    job = ctx->agree_out;
+  return job;
+}
+
 int morph_finalize(morph_ctx *ctx, int status)
 {
   if (!ctx)
@@ -253,14 +275,13 @@ int morph_finalize(morph_ctx *ctx, int status)
   /* A live leaver: its data is with the stayers. It cannot MPI_Finalize
    * alone (job-wide fence in Open MPI), and mpirun was started with
    * orte_allowed_exit_without_sync, so ending now frees the slot. */
-  if (ctx->status == MORPH_LEAVING && !ctx->relaunching)
+  if (ctx->status == MORPH_LEAVING && !ctx->relaunching) {
+    if (ctx->hold)
+      morph__hold_process();
     morph__end_process(0);
-  int job = status;
+  }
   /* A broken communicator cannot reduce; each process reports its own. */
-  if (!ctx->broken)
-    MPI_Allreduce(&status, &job, 1, MPI_INT, MPI_MAX, ctx->comm);
-  else if (job == 0)
-    job = 1;
+  int job = !ctx->broken ? job_status(ctx, status) : status ? status : 1;
   if (ctx->rank == 0)
     morph__client_bye(ctx, job, ctx->relaunching ? "relaunch" : ctx->broken ? ctx->errmsg : "done");
   /* A thread of this process is stuck inside MPI_Comm_spawn for good, and

@@ -112,6 +112,7 @@ struct morph_ctx {
                            completed at its first morph_point() */
   int relaunching;      /* the job is ending to be relaunched */
   int spawn_hung;       /* a spawn thread is stuck inside MPI for good */
+  int hold;             /* a leaver that stays as a placeholder (hold.h) */
   int broken;           /* a process died inside a window: the old
                            communicator cannot be used any more */
   morph__conn conn;     /* rank 0: launcher connection (fd -1: none) */

@@ -49,3 +49,40 @@ int morph__leavers_choose(const char *const *host_of, int n, int nleave, const c
   morph__hostlist_free(&l);
   return unmet;
 }
+
+/* Whether a stayer of `job` is on `host` (any host if NULL). */
+static int stayer_of(const char *const *host_of, const char *const *job_of, int n,
+                     const unsigned char *leave, const char *job, const char *host)
+{
+  for (int q = 0; q < n; q++)
+    if (!leave[q] && !strcmp(job_of[q], job) && (!host || morph__host_same(host_of[q], host)))
+      return 1;
+  return 0;
+}
+
+/* Whether an earlier leaver already holds rank r's pair. */
+static int pair_held(const char *const *host_of, const char *const *job_of, int r,
+                     const unsigned char *hold)
+{
+  for (int q = 0; q < r; q++)
+    if (hold[q] && !strcmp(job_of[q], job_of[r]) && morph__host_same(host_of[q], host_of[r]))
+      return 1;
+  return 0;
+}
+
+int morph__leavers_hold(const char *const *host_of, const char *const *job_of, int n,
+                        const unsigned char *leave, unsigned char *hold)
+{
+  int held = 0;
+  memset(hold, 0, (size_t)(n > 0 ? n : 0));
+  for (int r = 0; r < n; r++) {
+    if (!leave[r] || !job_of[r][0] || pair_held(host_of, job_of, r, hold))
+      continue;
+    if (stayer_of(host_of, job_of, n, leave, job_of[r], host_of[r]) ||
+        !stayer_of(host_of, job_of, n, leave, job_of[r], NULL))
+      continue;
+    hold[r] = 1;
+    held++;
+  }
+  return held;
+}

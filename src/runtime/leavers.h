@@ -21,4 +21,16 @@
 int morph__leavers_choose(const char *const *host_of, int n, int nleave, const char *hosts,
                           unsigned char *leave);
 
+/*
+ * Marks in hold[] the leavers that must stay as placeholders: per pair
+ * (job_of, host_of) that this shrink empties while the job keeps a stayer
+ * anywhere, its lowest-ranked leaver. job_of[r] is rank r's launcher job
+ * (Open MPI: the job a spawn created); "" means none is needed for r.
+ * Why: Open MPI 4.1's daemon on a host forgets a job once its last process
+ * there ends, and a later spawn onto that host whose parents include that
+ * job's processes fails (docs/cluster.md). Returns the number held.
+ */
+int morph__leavers_hold(const char *const *host_of, const char *const *job_of, int n,
+                        const unsigned char *leave, unsigned char *hold);
+
 #endif /* MORPH_RUNTIME_LEAVERS_H */

@@ -26,6 +26,7 @@
 #include "common/log.h"
 #include "runtime/client.h"
 #include "proto/hosts.h"
+#include "runtime/hold.h"
 #include "runtime/leavers.h"
 #include "runtime/move.h"
 #include "runtime/wait.h"
@@ -432,18 +433,24 @@ static int grow(morph_ctx *ctx, morph__window *w)
   return rc;
 }
 
-/* Every rank's host name, gathered on comm (n entries of
- * MORPH__HOST_MAX bytes, heap; leaked after a timeout like any buffer of
- * an abandoned request). */
+/* What each rank tells the others in a shrink: its host name, then its
+ * launcher job (hold.h) at WHO_JOB. */
+#define WHO_JOB MORPH__HOST_MAX
+#define WHO_SIZE (MORPH__HOST_MAX + 32)
+
+/* Every rank's host name and job, gathered on comm (n entries of WHO_SIZE
+ * bytes, heap; leaked after a timeout like any buffer of an abandoned
+ * request). */
 static int gather_hosts(MPI_Comm comm, int n, double deadline, char **out)
 {
-  char *all = calloc((size_t)n + 1, MORPH__HOST_MAX);
+  char *all = calloc((size_t)n + 1, WHO_SIZE);
   if (!all)
     return MORPH_ENOMEM;
-  char *mine = all + (size_t)n * MORPH__HOST_MAX;
+  char *mine = all + (size_t)n * WHO_SIZE;
   gethostname(mine, MORPH__HOST_MAX - 1);
+  morph__hold_job(mine + WHO_JOB, WHO_SIZE - WHO_JOB);
   MPI_Request req;
-  MPI_Iallgather(mine, MORPH__HOST_MAX, MPI_CHAR, all, MORPH__HOST_MAX, MPI_CHAR, comm, &req);
+  MPI_Iallgather(mine, WHO_SIZE, MPI_CHAR, all, WHO_SIZE, MPI_CHAR, comm, &req);
   int rc = morph__wait_all(1, &req, deadline);
   if (rc == MORPH_OK)
     *out = all;
@@ -529,7 +536,7 @@ int morph__live_movers(morph_ctx *ctx, int move, int *mover)
   if (rc == MORPH_OK && (!host_of || !leave))
     rc = MORPH_ENOMEM;
   for (int r = 0; rc == MORPH_OK && r < ctx->size; r++)
-    host_of[r] = names + (size_t)r * MORPH__HOST_MAX;
+    host_of[r] = names + (size_t)r * WHO_SIZE;
   if (rc == MORPH_OK)
     rc = morph__leavers_choose(host_of, ctx->size, move, from, leave);
   *mover = rc >= 0 && leave[ctx->rank];
@@ -537,6 +544,26 @@ int morph__live_movers(morph_ctx *ctx, int move, int *mover)
   free(leave);
   free(names);
   return rc;
+}
+
+/* Whether this leaver stays as a placeholder (hold.h): every process
+ * computes the same answer from the gathered hosts and jobs. */
+static void choose_holders(morph_ctx *ctx, const char *names, const char *const *host_of,
+                           const unsigned char *leave)
+{
+  const char **job_of = malloc((size_t)ctx->size * sizeof *job_of);
+  unsigned char *hold = malloc((size_t)ctx->size);
+  ctx->hold = 0;
+  for (int r = 0; job_of && r < ctx->size; r++)
+    job_of[r] = names + (size_t)r * WHO_SIZE + WHO_JOB;
+  int held = job_of && hold ? morph__leavers_hold(host_of, job_of, ctx->size, leave, hold) : 0;
+  if (held > 0)
+    ctx->hold = hold[ctx->rank];
+  if (held > 0 && ctx->rank == 0)
+    morph__log(MORPH_LOG_INFO, "0", "%d leaver(s) stay as placeholders: the last of their Open MPI "
+               "job on their host, which its daemon would forget", held);
+  free(job_of);
+  free(hold);
 }
 
 /* Who leaves: the highest ranks on the hosts the decision names (so that
@@ -555,7 +582,7 @@ static int choose_leavers(morph_ctx *ctx, morph__window *w)
   if (rc == MORPH_OK && (!host_of || !leave || !w->stay))
     rc = MORPH_ENOMEM;
   for (int r = 0; rc == MORPH_OK && r < ctx->size; r++)
-    host_of[r] = names + (size_t)r * MORPH__HOST_MAX;
+    host_of[r] = names + (size_t)r * WHO_SIZE;
   int unmet = rc != MORPH_OK ? 0
               : w->half == 2 ? gather_movers(ctx, deadline, leave)
                              : morph__leavers_choose(host_of, ctx->size, ctx->size - w->new_size,
@@ -570,6 +597,8 @@ static int choose_leavers(morph_ctx *ctx, morph__window *w)
   for (int r = 0, q = 0; rc == MORPH_OK && w->half != 2 && r < ctx->size; r++)
     if (!leave[r])
       w->stay[q++] = r;
+  if (rc == MORPH_OK)
+    choose_holders(ctx, names, host_of, leave);
   if (rc == MORPH_OK && ctx->rank == 0)
     note_leaver_hosts(ctx, host_of, leave);
   free(host_of);
@@ -678,8 +707,10 @@ static void live_rollback(morph_ctx *ctx, morph__window *w)
       free_comm(&w->intercomm);
       free_comm(&w->spawncomm);
     }
-  } else if (w->staycomm != MPI_COMM_NULL) {
-    free_comm(&w->staycomm);
+  } else {
+    ctx->hold = 0; /* nobody left */
+    if (w->staycomm != MPI_COMM_NULL)
+      free_comm(&w->staycomm);
   }
 }
 

@@ -11,6 +11,7 @@
 
 #include "common/clock.h"
 #include "runtime/checkpoint.h"
+#include "runtime/wait.h"
 #include "runtime/window.h"
 
 static int relaunch_prepare(morph_ctx *ctx, morph__window *w)
@@ -18,20 +19,35 @@ static int relaunch_prepare(morph_ctx *ctx, morph__window *w)
   const char *job = getenv("MORPH_JOB_ID");
   char name[64];
   snprintf(name, sizeof name, "%s", job && *job ? job : "job");
-  /* Rank 0's pid makes the name unique among jobs sharing the folder. */
-  long pid = (long)getpid();
-  MPI_Bcast(&pid, 1, MPI_LONG, 0, ctx->comm);
-  snprintf(w->checkpoint, sizeof w->checkpoint, "%.400s/morph-%.40s-%ld-%d.ckpt",
-           ctx->checkpoint_dir, name, pid, w->seq);
+  /* Rank 0's pid makes the name unique among jobs sharing the folder.
+   * Polled, not a blocking broadcast: an abandoned spawn may own Open
+   * MPI's progress engine (checkpoint.c, gather_sizes); after a timeout
+   * the buffer belongs to MPI and is leaked. */
+  long *pid = malloc(sizeof *pid);
+  if (!pid)
+    return MORPH_ENOMEM;
+  *pid = (long)getpid();
+  MPI_Request req;
+  int rc = MPI_Ibcast(pid, 1, MPI_LONG, 0, ctx->comm, &req) == MPI_SUCCESS
+             ? morph__wait_all(1, &req, morph__now() + w->step_timeout)
+             : MORPH_EMPI;
+  if (rc == MORPH_OK)
+    snprintf(w->checkpoint, sizeof w->checkpoint, "%.400s/morph-%.40s-%ld-%d.ckpt",
+             ctx->checkpoint_dir, name, *pid, w->seq);
+  else
+    snprintf(w->why, sizeof w->why, "a process did not take part in the relaunch");
+  if (rc != MORPH_ETIMEDOUT)
+    free(pid);
   w->newcomm = w->staycomm = ctx->comm;
   w->nonstay_lo = w->nonstay_hi = 0;
-  return MORPH_OK;
+  /* The folder and its space, while nothing is given up yet. */
+  return rc == MORPH_OK ? morph__ckpt_reserve(ctx, w) : rc;
 }
 
 static int relaunch_move(morph_ctx *ctx, morph__window *w)
 {
   int rc = morph__ckpt_write(ctx, w);
-  if (rc != MORPH_OK)
+  if (rc != MORPH_OK && !w->why[0])
     snprintf(w->why, sizeof w->why, "writing the checkpoint %.200s failed", w->checkpoint);
   return rc;
 }

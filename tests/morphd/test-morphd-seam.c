@@ -31,6 +31,7 @@ typedef struct fake {
   int nq;
   int grows, releases, starts, stops;
   int above; /* the view's grow_above_master (Slurm's batch host rule) */
+  int by_node; /* the view counts whole nodes (Slurm's units) */
   morph__alloc grown; /* the pieces of the last grow */
 } fake;
 
@@ -52,7 +53,7 @@ static void fake_close(morph__backend *b)
 
 static int fake_read(morph__backend *b, morph__backend_view *v)
 {
-  v->unit = MORPH_POLICY_UNIT_SLOT;
+  v->unit = self(b)->by_node ? MORPH_POLICY_UNIT_NODE : MORPH_POLICY_UNIT_SLOT;
   v->nodes = self(b)->nodes;
   v->nnodes = 2;
   v->grow_above_master = self(b)->above;
@@ -533,6 +534,67 @@ static void seam_shrink_off_failing_node_is_a_relaunch(void **state)
   assert_non_null(strstr(said, "live shrink (it cannot relaunch)"));
 }
 
+/* Node units (Slurm), issue 23: a program's limits count processes, a
+ * node holds the job's ppu of them. DMR_Set_parameters(1, 8, 2) on nodes
+ * of 2 processes: the minimum rounds up to one node, and the job grows
+ * (it used to be min 0 nodes: every decision failed, each second). */
+static void seam_node_units_round_the_minimum_up(void **state)
+{
+  (void)state;
+  rig *r = rig_new(&fake_ops);
+  r->f.by_node = 1;
+  assert_int_equal(morph_place_create("firstfit", NULL, 0, &r->d.place), MORPH_OK);
+  morph__job *j = job_add(r, MORPH__J_RUNNING, "0:2");
+  j->ppu = 2, j->min = 1, j->pref = 2, j->max = 8;
+  int min, pref, max;
+  assert_int_equal(morph__job_unit_limits(j, &min, &pref, &max), 1);
+  assert_int_equal(min, 1), assert_int_equal(pref, 1), assert_int_equal(max, 4);
+  j->pref = 4;
+  assert_int_equal(morph__sched_decide(&r->d), MORPH_OK);
+  assert_int_equal(journal_count(r, "SELECT COUNT(*) FROM events WHERE kind = 'error'"), 0);
+  assert_int_equal(r->f.grows, 1); /* to 2 nodes, 4 processes */
+  /* No whole node between the limits: kept at its size, no failure. */
+  j->min = 3, j->max = 3, j->pref = 3;
+  assert_int_equal(morph__job_unit_limits(j, &min, &pref, &max), 0);
+  rig_free(r);
+}
+
+/* A decision that cannot be made is said once while it lasts (morphd
+ * decides every second), and its end is said too. */
+static void seam_decision_failure_said_once(void **state)
+{
+  (void)state;
+  rig *r = rig_new(&fake_ops);
+  assert_int_equal(morph_place_create("firstfit", NULL, 0, &r->d.place), MORPH_OK);
+  job_add(r, MORPH__J_RUNNING, "0:2");
+  r->f.nodes[1].used = 5; /* more than its slots: the snapshot is refused */
+  for (int k = 0; k < 3; k++)
+    assert_int_not_equal(morph__sched_decide(&r->d), MORPH_OK);
+  assert_int_equal(journal_count(r, "SELECT COUNT(*) FROM events WHERE kind = 'error'"), 1);
+  r->f.nodes[1].used = 0;
+  assert_int_equal(morph__sched_decide(&r->d), MORPH_OK);
+  rig_free(r);
+}
+
+/* Node units, one process per node of 2 CPUs: the leavers of a shrink off
+ * node2 are its one process (it was "node2:2", the node's CPUs). */
+static void seam_node_units_leaver_hosts_count_processes(void **state)
+{
+  (void)state;
+  rig *r = rig_new(&fake_ops);
+  r->f.by_node = 1;
+  morph__job *j = job_add(r, MORPH__J_RUNNING, "0:2,1:2");
+  j->ppu = 1, j->size = 2, j->min = 1, j->pref = 1, j->max = 2;
+  morph__alloc less = pieces("1:2");
+  assert_true(morph__resize_shrink(&r->d, j, 1, &less) > 0);
+  morph__msg m;
+  assert_int_equal(received(r, &m), 1);
+  assert_int_equal(m.kind, MORPH__MSG_RESIZE);
+  assert_string_equal(m.hosts, "node2"); /* one process */
+  morph__alloc_free(&less);
+  rig_free(r);
+}
+
 int main(int argc, char **argv)
 {
   const struct CMUnitTest tests[] = {
@@ -545,6 +607,9 @@ int main(int argc, char **argv)
     cmocka_unit_test(seam_claim_only_by_the_jobs_own_user),
     cmocka_unit_test(seam_restart_gives_back_a_grow_never_told),
     cmocka_unit_test(seam_shrink_off_failing_node_is_a_relaunch),
+    cmocka_unit_test(seam_node_units_round_the_minimum_up),
+    cmocka_unit_test(seam_decision_failure_said_once),
+    cmocka_unit_test(seam_node_units_leaver_hosts_count_processes),
   };
   if (argc > 1)
     cmocka_set_test_filter(argv[1]);

@@ -17,6 +17,7 @@ cleanup() {
   local pids
   pids=$(pgrep -f "$T" | grep -vx "$$")
   [ -n "$pids" ] && kill -KILL $pids 2>/dev/null
+  [ -n "${MOUNTED:-}" ] && umount "$MOUNTED"
   rm -rf "$T"
 }
 trap cleanup EXIT
@@ -145,6 +146,21 @@ case_next_entry_during_slow_leavers() {
   expect_row 1 "3,1,live,ok"; expect_row 2 "1,2,live,ok"
   expect_ge "$(col 1 t_settle)" 1.4 "time until the leavers were gone"
   expect_ge "$(col 2 iteration)" 15 "iteration of the second resize"
+  no_leftovers
+}
+
+# The same with hosts named (issue 23): the early entry must be worded for
+# the size the job will have after the shrink (1), not the size before it
+# (3, at which "3 onto HOST:2" changes nothing and its hosts were dropped,
+# with a false warning).
+case_next_entry_hosts_during_slow_leavers() {
+  local h
+  h=$(hostname)
+  run -n 3 --schedule "1@it10 off $h:2,3@it15 onto $h:2" -- --iters 40 --leave-delay-ms 1500
+  expect_rc 0
+  expect_row 1 "3,1,live,ok"; expect_row 2 "1,3,live,ok"
+  expect_out "fake-job: live 1 -> 3 at iteration [0-9]* hosts=$h:2"
+  grep -q "do not name every process" err && fail "a false warning: $(grep 'do not name' err)"
   no_leftovers
 }
 
@@ -475,6 +491,98 @@ case_app_ompi_crash() {
   expect_err "process $pid died outside a reconfiguration"
   [ $((SECONDS - t0)) -lt 10 ] || fail "stopping took $((SECONDS - t0)) s"
   app_no_leftovers
+}
+
+# A rank calls MPI_Abort while the others go on: with --enable-recovery
+# mpirun ends only that process and the job would wait for it for good.
+# morph run reads mpirun's report and stops the job, naming the rank, the
+# code and the last thing said before (issue 23).
+case_app_ompi_abort() {
+  check_app
+  local t0=$SECONDS
+  rc_run -n 3 --grace 1 -- -n 100000 -s 5 --fault abort
+  expect_rc 1
+  expect_err "rank 2 called MPI_Abort (error code 5) after: resize-check: giving up at iteration 10"
+  [ $((SECONDS - t0)) -lt 30 ] || fail "stopping took $((SECONDS - t0)) s"
+  app_no_leftovers
+}
+
+# small_tmpfs SIZE [OPTIONS]: a tmpfs of SIZE at $T/small (root only:
+# else the case is skipped), unmounted by the cleanup.
+small_tmpfs() {
+  [ "$EUID" -eq 0 ] || { echo "SKIP: mounting a small tmpfs needs root"; exit 77; }
+  mkdir -p "$T/small"
+  mount -t tmpfs -o "size=$1${2:+,$2}" morph-test "$T/small" || fail "cannot mount a tmpfs"
+  MOUNTED=$T/small
+}
+
+# A checkpoint folder that would make every relaunch fail is refused at
+# start, naming it and why (issue 23): missing, a file, read-only.
+case_app_ckpt_dir_refused() {
+  check_app
+  rc_run -n 2 --checkpoint-dir "$T/none" -- -n 10
+  expect_rc 125
+  expect_err "checkpoint folder $T/none does not exist"
+  small_tmpfs 64k ro
+  rc_run -n 2 --checkpoint-dir "$T/small" -- -n 10
+  expect_rc 125
+  expect_err "checkpoint folder $T/small is not writable (Read-only file system)"
+}
+
+# A checkpoint folder others could use to redirect the checkpoint (issue
+# 22) is refused at start, naming it and what is wrong: a symbolic link,
+# a folder of another user, one others may write without the sticky bit.
+# A sticky folder everyone writes (as /tmp) is fine: the job relaunches.
+case_app_ckpt_dir_unsafe_refused() {
+  check_app
+  mkdir -m 0700 "$T/real" && ln -s "$T/real" "$T/link"
+  rc_run -n 2 --checkpoint-dir "$T/link" -- -n 10
+  expect_rc 125
+  expect_err "checkpoint folder $T/link is a symbolic link"
+  mkdir -m 0755 "$T/other" && chown 65534 "$T/other"
+  rc_run -n 2 --checkpoint-dir "$T/other" -- -n 10
+  expect_rc 125
+  expect_err "checkpoint folder $T/other belongs to uid 65534, neither you nor root"
+  mkdir "$T/open" && chmod 0777 "$T/open"
+  rc_run -n 2 --checkpoint-dir "$T/open" -- -n 10
+  expect_rc 125
+  expect_err "checkpoint folder $T/open may be written by others (mode 0777, no sticky bit)"
+  chmod 1777 "$T/open"
+  rc_run -n 2 --checkpoint-dir "$T/open" --schedule "3@it5:relaunch" -- -n 20
+  expect_rc 0
+  expect_row 1 "2,3,relaunch,ok"
+  expect_out "CHECK PASSED"
+}
+
+# A folder too small for the checkpoint: the native API's relaunch is
+# rolled back before any data is given up (the file's space is reserved
+# first), and the job goes on at its size with its data.
+case_app_ompi_ckpt_full() {
+  check_app
+  small_tmpfs 64k
+  rc_run -n 2 --checkpoint-dir "$T/small" --schedule "3@it10:relaunch,1@it30:live" -- -n 40 -g 20000
+  expect_rc 0
+  expect_row 1 "2,2,relaunch,MORPH_EIO"
+  expect_err "holds less than the checkpoint needs"
+  expect_out "CHECK PASSED"
+  app_no_leftovers
+}
+
+# The same for the DMR front-end, whose arrays the checkpoint learns only
+# as it writes: the write fails on a full tmpfs after the Send expression,
+# the window rolls back and the job goes on at 2 with its arrays (it used
+# to end in MPI_Abort: "rolled back after the arrays were redistributed").
+case_app_dmr_ckpt_full() {
+  [ -n "${DMR_FRONT_END:-}" ] && [ -x "$DMR_FRONT_END" ] || { echo "SKIP: no DMR front-end"; exit 77; }
+  small_tmpfs 4k
+  timeout 100 "$MORPH" run --job-id "$JOB" --report r.csv --checkpoint-dir "$T/small" -n 2 \
+    --schedule "3@it10:relaunch" "$DMR_FRONT_END" 30 >out 2>err
+  RC=$?
+  expect_rc 0
+  expect_row 1 "2,2,relaunch,MORPH_EIO"
+  expect_err "No space left on device\|holds less than the checkpoint needs"
+  grep -q "DMR:" err && fail "the DMR front-end gave up: $(grep DMR: err)"
+  expect_out "CHECK PASSED"
 }
 
 # A joiner killed inside the window (with recovery, mpirun keeps the job):

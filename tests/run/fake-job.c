@@ -130,7 +130,8 @@ static void relaunch(struct fake *f)
 static void live(struct fake *f)
 {
   int n = f->pending.size;
-  printf("fake-job: live %d -> %d at iteration %ld\n", f->size, n, f->iteration);
+  printf("fake-job: live %d -> %d at iteration %ld hosts=%s\n", f->size, n, f->iteration,
+         f->pending.hosts);
   /* The size file first: a joiner that read the old size would leave at
    * once (and morph run would rightly take that for a crash). */
   if (!f->stuck_leavers || n > f->size)

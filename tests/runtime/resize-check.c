@@ -5,7 +5,7 @@
  * holds. Used by the runtime tests under `morph run` with schedules.
  *
  *   resize-check [-n ITERS] [-g GLOBAL] [-s SLEEP_MS] [--mismatch]
- *                [--fault joiner-hang|joiner-die|leaver-die|write-constant]
+ *                [--fault joiner-hang|joiner-die|leaver-die|write-constant|abort]
  *                [--thread single|multiple] [--overlap K]
  *
  * --thread single initialises MPI with plain MPI_Init (as paper 000's
@@ -15,8 +15,9 @@
  * window anyway, which morph must catch (the window rolls back).
  *
  * Faults, for the fault tests: joiners hang before joining (the spawn
- * times out), joiner rank 3 dies inside the adaptation window, or rank 3
- * of 4 dies while handing its data over.
+ * times out), joiner rank 3 dies inside the adaptation window, rank 3
+ * of 4 dies while handing its data over, or (abort) the last rank calls
+ * MPI_Abort at iteration 10 while the others go on.
  *
  * Exit 0 and "CHECK PASSED" if all data stayed correct; 1 otherwise.
  */
@@ -326,6 +327,10 @@ int main(int argc, char **argv)
       seen = rep.seq, reconfigs++;
       printf("it %lld: %s\n", (long long)s.iter, rep.message);
       fflush(stdout);
+    }
+    if (faulty(&s, "abort") && s.iter == 10 && morph_rank(m) == morph_size(m) - 1) {
+      fprintf(stderr, "resize-check: giving up at iteration 10\n");
+      MPI_Abort(morph_comm(m), 5);
     }
     verify(&s, m);
     step(&s, m);

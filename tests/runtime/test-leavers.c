@@ -72,12 +72,55 @@ static void test_bad_input(void **state)
   assert_int_equal(leave[0] + leave[1], 0);
 }
 
+/* "0100" -> hold[] as expected, from leave[] given the same way. */
+static void expect_hold(const char *const *host_of, const char *const *job_of, int n,
+                        const char *leaving, int held, const char *want)
+{
+  unsigned char leave[16], hold[16];
+  for (int r = 0; r < n; r++)
+    leave[r] = leaving[r] == '1';
+  assert_int_equal(morph__leavers_hold(host_of, job_of, n, leave, hold), held);
+  for (int r = 0; r < n; r++)
+    assert_int_equal(hold[r], want[r] == '1');
+}
+
+/* Issue 23's schedule: 2 on node1 (job A), grown by 3 (job B: 2 on
+ * node2, 1 on node3). Shrinking off node2:1 + node3:1 empties the pair
+ * (B, node3) while B keeps a stayer on node2: node3's leaver holds. */
+static void test_hold_last_of_a_job_on_a_host(void **state)
+{
+  (void)state;
+  const char *h[] = {"node1", "node1", "node2", "node2", "node3"};
+  const char *j[] = {"A", "A", "B", "B", "B"};
+  expect_hold(h, j, 5, "00011", 1, "00001");
+  /* node2 keeps a process of B: its leaver goes. */
+  expect_hold(h, j, 5, "00010", 0, "00000");
+  /* B leaves everywhere: nothing of it is a parent again, none holds. */
+  expect_hold(h, j, 5, "00111", 0, "00000");
+}
+
+/* The original job across three hosts leaves node3 whole: one of the two
+ * holds (the lowest rank), as the daemon needs only one. */
+static void test_hold_one_per_pair(void **state)
+{
+  (void)state;
+  const char *h[] = {"node1", "node1", "node2", "node2", "node3", "node3"};
+  const char *j[] = {"A", "A", "A", "A", "A", "A"};
+  expect_hold(h, j, 6, "000011", 1, "000010");
+  expect_hold(h, j, 6, "001111", 2, "001010");
+  /* No job known (not under an Open MPI daemon): nobody holds. */
+  const char *none[] = {"", "", "", "", "", ""};
+  expect_hold(h, none, 6, "000011", 0, "000000");
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_named_host_empties),
       cmocka_unit_test(test_without_names_highest_ranks),
       cmocka_unit_test(test_rank0_never_leaves),
+      cmocka_unit_test(test_hold_last_of_a_job_on_a_host),
+      cmocka_unit_test(test_hold_one_per_pair),
       cmocka_unit_test(test_unknown_host_falls_back),
       cmocka_unit_test(test_bad_input),
   };

@@ -79,9 +79,10 @@ static void print_nodes(json_t *st)
 static void print_header(json_t *st)
 {
   json_t *c = json_object_get(st, "counts");
-  printf("morphd pid %lld, %s backend, policy %s, %lld slots (%lld free), %lld decisions\n",
+  printf("morphd pid %lld, %s backend, policy %s, %lld %s (%lld free), %lld decisions\n",
          (long long)num(st, "pid"), str(st, "backend"), str(st, "policy"), (long long)num(st, "slots"),
-         (long long)num(st, "free"), (long long)num(st, "decisions"));
+         *str(st, "unit") ? str(st, "unit") : "slots", (long long)num(st, "free"),
+         (long long)num(st, "decisions"));
   printf("jobs: %lld running, %lld pending, %lld completed, %lld failed, %lld cancelled, "
          "%lld rejected\n",
          (long long)num(c, "running"), (long long)(num(c, "pending") + num(c, "starting")),

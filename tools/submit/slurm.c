@@ -162,5 +162,10 @@ int submit_slurm(const sub_opts *o, char **prog, int n)
   fclose(f);
   rc = sbatch(file, o->quiet);
   unlink(file); /* slurmctld keeps its own copy */
+  /* The sizes are checked here; limits the program sets itself are not,
+   * and morphd rounds them (docs/slurm.md, "Limits in nodes"). */
+  if (rc == 0 && !o->quiet)
+    fprintf(stderr, "morph submit: morphd resizes this job in whole nodes of %d process(es); "
+            "limits set inside the program are rounded: minimum up, maximum down\n", o->ppn);
   return rc;
 }
