@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # morph across hosts, measured for real on the emulated cluster
-# (docs/cluster.md; numbers in docs/performance.md, "Several hosts").
+# (docs/cluster.md; its keys in docs/performance.md, its records in bench/results/cluster/).
 #
 #   bench/cluster.sh [--runs R] [--mib M] [--jobs J] [--quick]
 #                    [--workload | --no-workload] [--out DIR]
