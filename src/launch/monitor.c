@@ -134,15 +134,37 @@ static void end_grace(struct morph__launch *r, double now)
     r->phase_deadline = now + grace;
 }
 
+/* Joiners of a live grow in flight, or left behind by one that failed,
+ * are not the job's processes: when their join fails, morph_open returns
+ * an error and an application that answers it with MPI_Abort (as the
+ * examples do) ends only that joiner. A cable pulled during a grow did
+ * that, and stopping the job for it undid the rollback. */
+static int joiners_may_abort(const struct morph__launch *r)
+{
+  const struct morph__launch_decision *d = &r->dec;
+  return r->spawn_failed ||
+         (d->active && d->size > r->size && d->mechanism != MORPH__LAUNCH_MECH_RELAUNCH);
+}
+
 /* A process that called MPI_Abort under --enable-recovery ends alone and
  * mpirun keeps the others waiting for it (errscan.h): the job is stopped
- * as if it had died outside a reconfiguration, naming the abort. */
+ * as if it had died outside a reconfiguration, naming the abort. While
+ * joiners may be the ones aborting, the abort is only said: the count of
+ * the job's processes (look, judge) still catches one of its own lost. */
 static void aborted(struct morph__launch *r)
 {
   struct morph__launch_monitor *m = &r->mon;
-  if (!m->crashed && r->mpirun && r->phase != MORPH__LAUNCH_PH_DONE &&
-      morph__launch_errscan_abort(&r->err, m->aborted, sizeof m->aborted))
+  if (m->crashed || !r->mpirun || r->phase == MORPH__LAUNCH_PH_DONE ||
+      !morph__launch_errscan_abort(&r->err, m->aborted, sizeof m->aborted))
+    return;
+  if (!joiners_may_abort(r)) {
     m->crashed = 1;
+    return;
+  }
+  morph__say(&r->log, 0, "%s: taken for a joiner of a live grow, not a process of the job",
+             m->aborted);
+  morph__launch_errscan_reset(&r->err);
+  m->aborted[0] = '\0';
 }
 
 void morph__launch_monitor_tick(struct morph__launch *r)

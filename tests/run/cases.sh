@@ -128,6 +128,16 @@ case_refused_resize() {
   expect_err "failed: MORPH_ESIZE"
 }
 
+# A joiner of a live grow that failed is not a process of the job: its
+# MPI_Abort (an application's answer to morph_open's error, printed by
+# mpirun) is said, and the job goes on at its size after the rollback.
+case_joiner_abort_not_the_jobs() {
+  run -n 1 --schedule "2@it10,3@it20" -- --iters 40 --joiner-abort-size 2
+  expect_rc 0
+  expect_row 1 "1,1,live,MORPH_ESPAWN"; expect_row 2 "1,3,live,ok"
+  expect_err "rank 1 called MPI_Abort (error code 2) after: morph_open: a step did not finish within its time limit: taken for a joiner of a live grow"
+}
+
 case_leavers_verified() {
   run -n 3 --schedule "1@it10" -- --iters 200 --leave-delay-ms 500
   expect_rc 0

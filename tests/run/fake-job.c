@@ -27,6 +27,7 @@ struct fake {
   int iters, iter_ms;
   int crash_at, fail_restart_size, hang_restart_size, refuse_size, silent_size, leave_delay_ms;
   int late_size, late_ms; /* a RESIZE to late_size is refused, late_ms after it came */
+  int joiner_abort_size;  /* a grow to it fails as one whose joiner called MPI_Abort */
   double pending_since;
   int stuck_leavers, ignore_term, drop_and_hang, child_rank;
   int exit_status;         /* the job's outcome, sent in BYE and returned */
@@ -149,6 +150,16 @@ static void apply(struct fake *f)
   int mech = f->pending.mechanism ? f->pending.mechanism : (env && !strcmp(env, "relaunch") ? 2 : 1);
   if (f->pending.size == f->silent_size) {
     printf("fake-job: never answering the resize to %d\n", f->pending.size);
+  } else if (f->pending.size == f->joiner_abort_size) {
+    /* What Open MPI's mpirun prints when a joiner of a failed grow
+     * answers morph_open's error with MPI_Abort; the grow rolls back. */
+    fprintf(stderr, "morph_open: a step did not finish within its time limit\n"
+                    "-----------------------------------------------------------------\n"
+                    "MPI_ABORT was invoked on rank 1 in communicator MPI_COMM_WORLD\n"
+                    "with errorcode 2.\n");
+    fflush(stderr);
+    printf("fake-job: a joiner aborted; rolling back the grow to %d\n", f->pending.size);
+    send_ack(f, MORPH_ESPAWN, f->size, mech, NULL);
   } else if (f->pending.size == f->refuse_size || f->pending.size == f->late_size) {
     printf("fake-job: refuse %d\n", f->pending.size);
     send_ack(f, MORPH_ESIZE, f->size, mech, NULL);
@@ -295,7 +306,7 @@ static void parse(struct fake *f, int argc, char **argv)
     {"ignore-term", 0, 0, 'T'}, {"drop-and-hang", 0, 0, 'D'}, {"child-rank", 1, 0, 'C'},
     {"exit-status", 1, 0, 'e'}, {"die-rank", 1, 0, 'k'}, {"die-after-ms", 1, 0, 'K'},
     {"silent-size", 1, 0, 'Q'}, {"late-size", 1, 0, 'L'}, {"late-ms", 1, 0, 'M'},
-    {"starts", 1, 0, 'N'}, {0, 0, 0, 0}};
+    {"starts", 1, 0, 'N'}, {"joiner-abort-size", 1, 0, 'J'}, {0, 0, 0, 0}};
   int c;
   while ((c = getopt_long(argc, argv, "", o, NULL)) != -1) {
     int v = optarg ? atoi(optarg) : 1;
@@ -311,6 +322,7 @@ static void parse(struct fake *f, int argc, char **argv)
     case 'L': f->late_size = v; break;
     case 'M': f->late_ms = v; break;
     case 'N': f->starts = optarg; break;
+    case 'J': f->joiner_abort_size = v; break;
     case 'l': f->leave_delay_ms = v; break;
     case 'S': f->stuck_leavers = 1; break;
     case 'T': f->ignore_term = 1; break;
@@ -330,6 +342,7 @@ int main(int argc, char **argv)
   memset(&f, 0, sizeof f);
   f.iters = 100, f.iter_ms = 10, f.crash_at = -1, f.child_rank = -1, f.state = ".";
   f.fail_restart_size = f.hang_restart_size = f.refuse_size = f.silent_size = f.late_size = -1;
+  f.joiner_abort_size = -1;
   f.die_rank = -1;
   f.self = "/proc/self/exe"; /* the same binary, wherever it was started from */
   parse(&f, argc, argv);
