@@ -190,7 +190,8 @@ static void test_replayed_sealed_line_is_refused(void **state)
   assert_int_equal(morph__connect(s.addr, 2.0, &c), MORPH_OK);
   server_join(&s);
   char line[512];
-  int n = morph__seal_line(&s.conn.seal, "{\"v\":1,\"type\":\"welcome\"}", 27, line, sizeof line);
+  static const char welcome[] = "{\"v\":1,\"type\":\"welcome\"}";
+  int n = morph__seal_line(&s.conn.seal, welcome, strlen(welcome), line, sizeof line);
   assert_true(n > MORPH__SEAL_OVERHEAD);
   assert_int_equal(morph__conn_write(&s.conn, line, (size_t)n), MORPH_OK);
   assert_int_equal(morph__conn_write(&s.conn, line, (size_t)n), MORPH_OK);
