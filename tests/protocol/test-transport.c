@@ -89,6 +89,8 @@ static int refused_with(const char *line, char *why, size_t size)
   server_join(&s);
   close(fd);
   snprintf(why, size, "%s", s.conn.why);
+  if (s.rc == MORPH_OK) /* accepted: the connection (and its seal) is ours to close */
+    morph__conn_close(&s.conn);
   return s.rc;
 }
 
