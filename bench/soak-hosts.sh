@@ -6,7 +6,10 @@
 # resized again and again to random sizes 1..3N with random `onto` / `off`
 # hosts, its result checked at the end (CHECK PASSED).
 #
-#   bench/soak.sh --hosts N [--cycles C] [--seed S] [--build DIR]
+#   bench/soak.sh --hosts N [--cycles C] [--seed S] [--build DIR] [--instance NAME]
+#
+# --instance NAME runs on that instance, already up with N nodes (the
+# suite's shared one): it is neither brought up nor taken down here.
 #
 # C resizes in total (default 500) spread over the jobs; the seed (printed)
 # fixes every size and host. The schedule follows where the processes are
@@ -23,25 +26,32 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 bench_init bench/soak.sh
-hosts=3 cycles=500 seed=$(date +%s)
-bench_parse "hosts:,cycles:,seed:,build:" "--hosts N [--cycles C] [--seed S] [--build DIR]" "$@"
+hosts=3 cycles=500 seed=$(date +%s) instance=""
+bench_parse "hosts:,cycles:,seed:,build:,instance:" "--hosts N [--cycles C] [--seed S] [--build DIR] [--instance NAME]" "$@"
 build=$(cd "$build" 2>/dev/null && pwd) || { echo "soak: no build folder $build" >&2; exit 2; }
 bin=$build/bin
 [ -x "$bin/morph-run" ] || { echo "soak: no $bin/morph-run (build first)" >&2; exit 2; }
 case $build in /tmp/*) echo "soak: the build is under /tmp, private on each host" >&2; exit 2 ;; esac
 [ "$EUID" -eq 0 ] || { echo "soak --hosts: an emulated cluster needs root" >&2; exit 77; }
 SLOTS=3
-# The instance: $MORPH_CLUSTER (one's own name on a shared machine), else xsoak-PID.
-name=${MORPH_CLUSTER:-xsoak-$$}
+# The instance: --instance (up, the caller's), else $MORPH_CLUSTER (one's
+# own name on a shared machine), else xsoak-PID, brought up and down here.
+name=${instance:-${MORPH_CLUSTER:-xsoak-$$}}
 CL="bash $root/scripts/cluster.sh --name $name"
-# An instance already up is someone else's run: never taken down here.
-[ -e "${MORPH_CLUSTER_ROOT:-/run/morph-cluster}/$name" ] &&
-  { echo "soak: cluster instance $name exists already (another run?)" >&2; exit 1; }
 # Not under /tmp: each host has its own.
-work=$(mktemp -d "$build/soak-hosts.XXXXXX")
-trap 'timeout 180 $CL down >/dev/null 2>&1 || echo "soak: instance $name not down" >&2' EXIT
-trap 'exit 130' INT TERM
-timeout 120 $CL up "$hosts" >/dev/null || { echo "soak: cluster $name did not come up" >&2; exit 1; }
+if [ -n "$instance" ]; then
+  [[ $(timeout 10 $CL status 2>/dev/null) == "cluster $name: $hosts nodes "* ]] ||
+    { echo "soak: instance $name is not up with $hosts nodes" >&2; exit 1; }
+  work=$(mktemp -d "$build/soak-hosts.XXXXXX")
+else
+  # An instance already up is someone else's run: never taken down here.
+  [ -e "${MORPH_CLUSTER_ROOT:-/run/morph-cluster}/$name" ] &&
+    { echo "soak: cluster instance $name exists already (another run?)" >&2; exit 1; }
+  work=$(mktemp -d "$build/soak-hosts.XXXXXX")
+  trap 'timeout 180 $CL down >/dev/null 2>&1 || echo "soak: instance $name not down" >&2' EXIT
+  trap 'exit 130' INT TERM
+  timeout 120 $CL up "$hosts" >/dev/null || { echo "soak: cluster $name did not come up" >&2; exit 1; }
+fi
 eval "$($CL env)"
 hf=$work/hostfile
 for ((h = 1; h <= hosts; h++)); do echo "node$h slots=$SLOTS"; done >"$hf"
