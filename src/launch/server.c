@@ -156,6 +156,13 @@ static void on_bye(struct morph__launch *r, const morph__msg *m)
   morph__say(&r->log, 1, "job says goodbye: status %d %s", m->exit_status, m->text);
   if (r->phase == MORPH__LAUNCH_PH_RUNNING) {
     morph__launch_phase_set(r, MORPH__LAUNCH_PH_ENDING, r->opt->exit_timeout);
+  } else if (r->phase == MORPH__LAUNCH_PH_RELAUNCH_EXIT && r->spawn_failed) {
+    /* The checkpoint is acknowledged and, after a failed spawn, this mpirun
+     * will not end by itself (relaunch.c): waiting longer for it only
+     * delays the relaunch (issue 23: at most twice a normal one). */
+    double now = morph__launch_clock(r);
+    if (r->phase_deadline > now)
+      r->phase_deadline = now;
   }
 }
 
