@@ -49,7 +49,17 @@ tcp_banner() {
   on "$1" timeout 3 bash -c "exec 3<>/dev/tcp/$2/22 && head -c 7 <&3" 2>/dev/null
 }
 
+# small_dir: a 4 KiB tmpfs under the build folder, mounted before the
+# instance comes up so that every host's mount namespace holds a copy of
+# the same mount (one made later would not reach them: the machine's root
+# mount is private): one folder, full, on every host.
+small_dir() { echo "$(cd "$(dirname "$MORPH")/.." && pwd)/cluster-small"; }
+
 case_up() {
+  local s
+  s=$(small_dir)
+  mkdir -p "$s" && { mountpoint -q "$s" || mount -t tmpfs -o size=4k,mode=0700 morph-small "$s"; } ||
+    fail "cannot mount a small tmpfs at $s"
   timeout 60 bash "$C" up $N || fail "up $N failed"
   timeout 10 bash "$C" status || fail "status is not 0 after up"
 }
@@ -681,9 +691,12 @@ slot_of() { # NAME
 }
 
 case_down() {
-  local slot
+  local slot s
   slot=$(slot_of "$MORPH_CLUSTER") || slot=""
   timeout 60 bash "$C" down || fail "down failed"
+  s=$(small_dir)
+  if mountpoint -q "$s"; then umount "$s" || fail "cannot unmount $s"; fi
+  rmdir "$s" 2>/dev/null
   [ -z "$slot" ] || check_gone "$MORPH_CLUSTER" "$slot"
 }
 
@@ -865,6 +878,34 @@ case_ckpt_dir_hosts() {
   run_on_hosts "$T/shared" -n 2 --checkpoint-dir "$T" "$JACOBI" --iters 5
   expect_eq "status with a shared folder" "$RC" 0
   grep -q "^CHECK PASSED" "$T/shared" || fail "$(tail -5 "$T/shared")"
+}
+
+# A checkpoint folder that fills during the relaunch's write, the same
+# folder on every host (small_dir, 4 KiB): a job on node1 and node2 is
+# relaunched 4 -> 2; the write is refused before any data is given up (its
+# space is reserved first), and the job goes on at 4 with its data, with
+# the native API (Jacobi) and with the DMR front-end, whose arrays are
+# known only as they are written.
+case_ckpt_full_hosts() {
+  need_jacobi
+  local s
+  s=$(small_dir)
+  mountpoint -q "$s" || fail "no small tmpfs at $s (cluster-up mounts it)"
+  run_on_hosts "$T/native" -n 4 --report "$T/native.csv" --checkpoint-dir "$s" \
+    --schedule "2@it10:relaunch" "$JACOBI" --iters 40
+  expect_eq "native API: morph run's status" "$RC" 0
+  expect_eq "native API: the relaunch" "$(sed -n 2p "$T/native.csv" | cut -d, -f5-7,9)" \
+    "4,4,relaunch,MORPH_EIO"
+  grep -q "^CHECK PASSED" "$T/native" || fail "native API: $(tail -5 "$T/native")"
+  [ -x "${DMR_FRONT_END:-}" ] || fail "no DMR front-end (DMR_FRONT_END)"
+  run_on_hosts "$T/dmr" -n 4 --report "$T/dmr.csv" --checkpoint-dir "$s" \
+    --schedule "2@it10:relaunch" "$DMR_FRONT_END" 30
+  expect_eq "DMR front-end: morph run's status" "$RC" 0
+  expect_eq "DMR front-end: the relaunch" "$(sed -n 2p "$T/dmr.csv" | cut -d, -f5-7,9)" \
+    "4,4,relaunch,MORPH_EIO"
+  grep -q "DMR:" "$T/dmr" && fail "the DMR front-end gave up: $(grep DMR: "$T/dmr")"
+  grep -q "CHECK PASSED" "$T/dmr" || fail "DMR front-end: $(tail -5 "$T/dmr")"
+  expect_eq "files left in the small folder" "$(ls -A "$s" | wc -l)" 0
 }
 
 # pids_on NODE JOB: the PIDs of JOB's processes on NODE.
