@@ -48,7 +48,7 @@ void morph_options_init(morph_options *o)
 {
 #ifdef OMPI_MAJOR_VERSION
   /* Open MPI 4.1 with PMIx 4 hangs intermittently on back-to-back spawns;
-   * a pause before each spawn removed it in our measurements (DESIGN.md). */
+   * a pause before each spawn removed it in our measurements (docs/runtime.md). */
   const double pause = 0.5;
 #else
   const double pause = 0.0;
@@ -102,7 +102,7 @@ static void detect_platform(morph_ctx *ctx)
 #ifdef OMPI_MAJOR_VERSION
   ctx->live_ok = 1;
 #else
-  /* Debian's MPICH (ch4:ucx) has no dynamic processes (DESIGN.md). */
+  /* Debian's MPICH (ch4:ucx) has no dynamic processes (docs/runtime.md). */
   ctx->live_ok = 0;
 #endif
   const char *v = getenv("OMPI_MCA_orte_allowed_exit_without_sync");

@@ -70,7 +70,7 @@ schedule_of() {
 }
 
 # Every decision of a sequence is carried out, except that Open MPI's
-# intermittent spawn hang (DESIGN.md, about 2 % of spawns here, more under
+# intermittent spawn hang (docs/runtime.md; about 2 % of spawns here, more under
 # load) may roll a live expansion back: the job then keeps its size, says
 # so, and carries out the later decisions by relaunch. The data is checked
 # at every iteration either way.

@@ -74,7 +74,7 @@ submit() {
   JOBS+=("$JOB")
 }
 
-# grow J K: K more nodes for J, as DESIGN.md: an expander allocation, its
+# grow J K: K more nodes for J, as Slurm documents it: an expander allocation, its
 # nodes moved into J (NumNodes=0), then J takes them (NumNodes=ALL).
 grow() {
   local j=$1 k=$2 out e

@@ -6,7 +6,7 @@
  * grows and shrinks its allocation. Inside the allocation morph run starts
  * mpirun, not srun (under srun --mpi=pmix MPI_Comm_spawn fails), with
  * Open MPI's ssh launcher and no Slurm host list (plm=rsh, ras=^slurm: its
- * Slurm launcher puts joiners on the old nodes, DESIGN.md), on a hostfile
+ * Slurm launcher puts joiners on the old nodes, docs/slurm-internals.md), on a hostfile
  * of the batch host, the job's other nodes, then every node it may grow
  * onto. --no-requeue: morphd records a job's end once, a requeued job would
  * run unmanaged.
