@@ -267,6 +267,7 @@ bg-spawn-fails-ompi)
   expect_rc 0
   [ "$(rows | cut -d, -f1,2)" = "2,2" ] || fail "the job did not stay at 2 processes"
   expect_err "spawning 2 processes failed"
+  expect_later 1 10
   expect_passed 2 ;;
 bg-spawn-job-ends-first-ompi)
   # The loop ends while the joiners start: morph_finalize waits for them
