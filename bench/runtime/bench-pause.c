@@ -14,7 +14,11 @@
  * and cost (nearly) nothing; with the blocking path the whole spawn is
  * inside the point.
  *
- *   bench-pause --bytes B --at I[,I...] [--iters N] [--compute-ms C]
+ *   bench-pause --bytes B --at I[,I...] [--iters N] [--compute-ms C] [--idle]
+ *
+ * --idle: each iteration sleeps for C ms instead of computing, which
+ * leaves the cores free for the spawn (a stand-in for a host with cores
+ * to spare).
  *
  * --at: the iterations of the schedule's decisions (morph run --schedule
  * "4@it10,2@it40" -> --at 10,40). Rank 0 prints one line per resize:
@@ -31,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "morph.h"
 
@@ -39,6 +44,7 @@
 typedef struct bench {
   int64_t bytes, iters, iter;
   double compute_ms;
+  int idle;
   int64_t at[MAX_AT];
   int nat;
   double *a;
@@ -51,15 +57,18 @@ static void parse(bench *b, int argc, char **argv)
                                        {"iters", required_argument, 0, 'n'},
                                        {"compute-ms", required_argument, 0, 'c'},
                                        {"at", required_argument, 0, 'a'},
+                                       {"idle", no_argument, 0, 'i'},
                                        {0, 0, 0, 0}};
   b->bytes = 1 << 20, b->iters = 80, b->compute_ms = 20;
-  for (int c; (c = getopt_long(argc, argv, "b:n:c:a:", opts, NULL)) != -1;) {
+  for (int c; (c = getopt_long(argc, argv, "b:n:c:a:i", opts, NULL)) != -1;) {
     if (c == 'b')
       b->bytes = atoll(optarg);
     else if (c == 'n')
       b->iters = atoll(optarg);
     else if (c == 'c')
       b->compute_ms = atof(optarg);
+    else if (c == 'i')
+      b->idle = 1;
     else if (c == 'a')
       for (char *t = strtok(optarg, ","); t && b->nat < MAX_AT; t = strtok(NULL, ","))
         b->at[b->nat++] = atoll(t);
@@ -126,7 +135,10 @@ static int run(bench *b, morph_ctx *m)
     if (!s.open && s.k < b->nat && morph_iteration(m) == b->at[s.k])
       s = (span){1, s.k, size, 0, 0, 0, changed ? r.outcome : 0};
     double t1 = MPI_Wtime();
-    spin(b->compute_ms * 1e-3);
+    if (b->idle)
+      usleep((useconds_t)(b->compute_ms * 1e3));
+    else
+      spin(b->compute_ms * 1e-3);
     double t2 = MPI_Wtime(), one = 1, all;
     MPI_Allreduce(&one, &all, 1, MPI_DOUBLE, MPI_SUM, morph_comm(m));
     double t3 = MPI_Wtime(), dt = t3 - t0;

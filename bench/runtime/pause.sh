@@ -9,7 +9,10 @@
 #   blocking    MORPH_SPAWN_BACKGROUND=0: the point waits for the spawn
 # MORPH_SPAWN_PAUSE=0 in both: the pause is a guard, not a cost of either.
 #
-#   bench/runtime/pause.sh [--runs R] [--mib "64 1024"] [--build DIR]
+#   bench/runtime/pause.sh [--runs R] [--mib "64 1024"] [--build DIR] [--idle]
+#
+# --idle: the iterations sleep instead of computing (bench-pause --idle),
+# leaving the cores free for the spawn; keys then end in _idle.
 #
 # Last line (median[min,max] over the runs; the ratio is of medians):
 #   RESULT pause_expand_1g_s=.. pause_expand_vs_blocking=.. and per size
@@ -21,8 +24,10 @@
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
 bench_init bench/runtime/pause.sh
-runs=5 mib="64 1024"
-bench_parse "runs:,mib:,build:" "[--runs R] [--mib \"64 1024\"] [--build DIR]" "$@"
+runs=5 mib="64 1024" idle=0
+bench_parse "runs:,mib:,build:,idle" "[--runs R] [--mib \"64 1024\"] [--build DIR] [--idle]" "$@"
+extra=() sfx=""
+[ "$idle" = 1 ] && extra=(--idle) sfx=_idle
 for f in "$build/bin/morph-run" "$build/bin/bench-pause.ompi"; do
   [ -x "$f" ] || { echo "pause.sh: $f missing: build first (--build DIR)" >&2; exit 2; }
 done
@@ -38,7 +43,7 @@ one_run() {
   [ "$1" = blocking ] && bg=0
   MORPH_SPAWN_BACKGROUND=$bg timeout 300 "$build/bin/morph-run" -n 2 --mechanism live \
     --timeout 280 --schedule "4@it10,2@it60" -- "$build/bin/bench-pause.ompi" \
-    --bytes $(($2 << 20)) --at 10,60 --iters 90 --compute-ms 20 >"$out" 2>&1
+    --bytes $(($2 << 20)) --at 10,60 --iters 90 --compute-ms 20 "${extra[@]}" >"$out" 2>&1
   grep -q "CHECK PASSED" "$out" || { echo "pause.sh: $1 $2 MiB: data check failed" >&2;
     tail -5 "$out" >&2; }
   local want kind row
@@ -84,4 +89,5 @@ ratio=$(awk -v a="${bg%%[*}" -v b="${blk%%[*}" 'BEGIN { if (a == "nan" || b == "
 key=pause_expand_1g_s
 [ "$largest" = 1024 ] || key=pause_expand_${largest}mib_s
 line="RESULT $key=$bg pause_expand_vs_blocking=$ratio ${line#RESULT } runs=$runs dropped=$dropped"
+[ -n "$sfx" ] && line=$(echo "$line" | sed -E "s/ ([a-z_0-9]+)=/ \1$sfx=/g")
 echo "$line"
