@@ -43,6 +43,21 @@
  * calls no MPI) ends the job with status 1 and a message naming the cause
  * instead of letting it hang for good. Prefer MPI_Init_thread with
  * MPI_THREAD_MULTIPLE.
+ *
+ * Background spawn. With MPI_THREAD_MULTIPLE and MORPH_SPAWN_BACKGROUND=1
+ * in the job's environment (default 0), a live grow does not stop the
+ * application while its joiners start: the point that sees the decision
+ * starts a thread that spawns and merges them and returns with nothing
+ * pending; every later point agrees (one small non-blocking reduction)
+ * whether all parents' threads have finished, and the first point that
+ * finds them up opens the window, where the data moves. The grow thus
+ * happens some iterations after the decision (docs/runtime.md), and a job
+ * that reaches morph_finalize() first does not grow (the window rolls
+ * back there and the joiners leave). Under it the application may call MPI
+ * while morph's thread spawns; a spawn that hangs slows the application's
+ * own blocking MPI calls (Open MPI 4.1 lets one waiting thread drive
+ * progress) until the step time limit rolls it back. Below
+ * MPI_THREAD_MULTIPLE the variable is ignored.
  */
 #ifndef MORPH_H
 #define MORPH_H
@@ -356,7 +371,10 @@ typedef struct morph_change {
  * Is a decision pending? All processes, collective, once per iteration
  * like morph_point() (it counts the iteration and honours the inhibitors:
  * rank 0 asks the launcher and broadcasts). If change->pending is 1, the
- * next reconfiguration call must be morph_begin().
+ * next reconfiguration call must be morph_begin(). A live grow spawned in
+ * the background (see Threads above) is reported pending only once its
+ * joiners are up, at a later call; until then every call takes part in
+ * one small agreement, inhibitors or not.
  * Errors (nothing changed, no window): MORPH_EINVAL (NULL argument),
  * MORPH_ESTATE (a window is open, the process is LEAVING, or the context is
  * driven by a front-end: see morph_frontend_claim), MORPH_EMPI (the

@@ -24,6 +24,9 @@
 #    medians of per-sample ratios, printed with min and max (keys.awk).
 # 2. Reconfiguration-point overhead: bench-point.c under mpirun and under
 #    morph run.
+# 3. The application's visible pause at a resize, background spawn against
+#    blocking (pause.sh, 64 MiB and 1 GiB, 5 runs; not with --quick or
+#    --ratios): its RESULT line, pause_expand_1g_s, pause_expand_vs_blocking.
 #
 # Output in DIR (default $MORPH_BUILD/bench-out/runtime): raw.csv (every
 # measurement), table.csv (medians, phases), table.md, perf-reconf.png,
@@ -46,7 +49,7 @@ while [ $# -gt 0 ]; do
 done
 out=${out:-$build/bench-out/runtime}
 for b in morph-run bench-memcpy bench-reconf.ompi bench-reconf.mpich bench-bare.ompi \
-  bench-point.ompi; do
+  bench-point.ompi bench-pause.ompi; do
   [ -x "$bin/$b" ] || { echo "bench/runtime: $bin/$b not built (set MORPH_BUILD)" >&2; exit 1; }
 done
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -267,5 +270,9 @@ point=$(echo "RESULT check_vs_nocheck=$(pget point-mpirun check_vs_nocheck)" \
   "uninhibited_ns_morphrun=$(pget point-morphrun uninhibited_ns)" \
   "check_vs_nocheck_from_ns=$(est point-mpirun) check_vs_nocheck_from_ns_morphrun=$(est point-morphrun)")
 echo "$point"
-bench_record runtime "$reconf"$'\n'"$point" "$out/table.csv"
+echo "bench/runtime: visible pause, background spawn against blocking" >&2
+pause=$(bash "$here/pause.sh" --build "$build" | tail -n 1)
+[[ $pause == RESULT* ]] || { pause="RESULT pause_failed=1"; failures=$((failures + 1)); }
+echo "$pause"
+bench_record runtime "$reconf"$'\n'"$point"$'\n'"$pause" "$out/table.csv"
 [ "$failures" = 0 ]

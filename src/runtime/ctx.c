@@ -99,6 +99,7 @@ static void detect_platform(morph_ctx *ctx)
   int provided;
   MPI_Query_thread(&provided);
   ctx->thread_multiple = provided == MPI_THREAD_MULTIPLE;
+  ctx->spawn_background = env_int("MORPH_SPAWN_BACKGROUND", 0) != 0;
 #ifdef OMPI_MAJOR_VERSION
   ctx->live_ok = 1;
 #else
@@ -280,6 +281,10 @@ int morph_finalize(morph_ctx *ctx, int status)
       morph__hold_process();
     morph__end_process(0);
   }
+  /* Joiners spawned in the background and not taken in yet are told to
+   * leave (their window rolls back). */
+  if (!ctx->broken)
+    morph__background_settle(ctx);
   /* A broken communicator cannot reduce; each process reports its own. */
   int job = !ctx->broken ? job_status(ctx, status) : status ? status : 1;
   if (ctx->rank == 0)

@@ -7,6 +7,7 @@
 #ifndef MORPH_RUNTIME_CTX_H
 #define MORPH_RUNTIME_CTX_H
 
+#include <pthread.h>
 #include <stdint.h>
 
 #include "morph.h"
@@ -82,7 +83,25 @@ typedef struct morph__check {
   int named;        /* the decision names hosts for the leavers: only then
                        does the window broadcast them */
   int mover;        /* this process (not broadcast): one of the movers */
+  int background;   /* a live grow whose joiners are spawned while the
+                       application computes (morph__bg) */
 } morph__check;
+
+/* A live grow whose joiners start in the background (live.c): the check
+ * that found it starts a thread that spawns and merges them, the
+ * application's loop goes on, and every later point agrees whether all
+ * parents' threads have finished (or the time limit passed); then the
+ * window opens on the spawn's result. */
+typedef struct morph__bg {
+  morph__check check;   /* its decision; check.act: the spawn is in flight */
+  struct spawn_job *job; /* NULL: the thread could not be started */
+  pthread_t thread;
+  MPI_Comm spawncomm;   /* the spawn's throwaway copy of the communicator */
+  double t0, deadline;  /* start, and when the spawn counts as hung */
+  int ready;            /* agreed finished: the window takes the result */
+  int flags[2], all[2]; /* buffers of the agreement (a timed-out reduction
+                           stays active) */
+} morph__bg;
 
 struct morph_ctx {
   MPI_Comm comm;        /* the application's communicator */
@@ -106,6 +125,9 @@ struct morph_ctx {
   int reconf_seq;       /* reconfigurations attempted so far */
   int live_ok;          /* dynamic processes usable (1) or not (0) */
   int thread_multiple;  /* MPI_THREAD_MULTIPLE available */
+  int spawn_background; /* MORPH_SPAWN_BACKGROUND: live grows spawn while
+                           the application computes (rank 0 decides) */
+  morph__bg bg;         /* such a spawn, in flight or awaiting its window */
   int warned_threads;   /* said once that spawns are not time-limited */
   int allow_early_exit; /* mpirun lets a process exit without finalize */
   struct morph__window *pending; /* joiner: the window it was created for,

@@ -42,6 +42,8 @@ typedef struct spawn_job {
   pthread_cond_t cond;
   int done, rc;
   int n;
+  double pause;          /* slept before spawning (background only) */
+  double t_end;          /* morph__now() when it finished */
   char exe[PATH_MAX];
   char **argv;
   morph__hostlist hosts; /* where the joiners go; empty: MPI's choice */
@@ -107,6 +109,7 @@ static int spawn_on_hosts(spawn_job *j)
 static void *spawn_main(void *arg)
 {
   spawn_job *j = arg;
+  morph__sleep(j->pause);
   int rc = j->hosts.n > 0 ? spawn_on_hosts(j)
                           : MPI_Comm_spawn(j->exe, j->argv[0] ? j->argv : MPI_ARGV_NULL, j->n,
                                            MPI_INFO_NULL, 0, j->comm, &j->inter,
@@ -121,6 +124,7 @@ static void *spawn_main(void *arg)
     MPI_Error_string(rc, j->err, &len);
   }
   pthread_mutex_lock(&j->lock);
+  j->t_end = morph__now();
   j->done = 1;
   j->rc = rc == MPI_SUCCESS ? MORPH_OK : MORPH_ESPAWN;
   pthread_cond_signal(&j->cond);
@@ -162,22 +166,22 @@ static void joiner_hosts(const morph_ctx *ctx, spawn_job *j)
   j->hosts.n = 0;
 }
 
-static spawn_job *spawn_job_new(const morph_ctx *ctx, const morph__window *w)
+static spawn_job *spawn_job_new(const morph_ctx *ctx, int n, MPI_Comm comm)
 {
   spawn_job *j = calloc(1, sizeof *j);
   if (!j)
     return NULL;
-  ssize_t n = readlink("/proc/self/exe", j->exe, sizeof j->exe - 1);
+  ssize_t len = readlink("/proc/self/exe", j->exe, sizeof j->exe - 1);
   j->argv = read_argv();
-  if (n <= 0 || !j->argv) {
+  if (len <= 0 || !j->argv) {
     free(j->argv);
     free(j);
     return NULL;
   }
   pthread_mutex_init(&j->lock, NULL);
   pthread_cond_init(&j->cond, NULL);
-  j->n = w->new_size - w->old_size;
-  j->comm = w->spawncomm;
+  j->n = n;
+  j->comm = comm;
   j->inter = j->merged = MPI_COMM_NULL;
   morph__hostlist_init(&j->hosts);
   joiner_hosts(ctx, j);
@@ -394,24 +398,122 @@ static int send_wire(morph_ctx *ctx, morph__window *w)
   return morph__wait_all(1, &req, morph__now() + w->step_timeout);
 }
 
-static int grow(morph_ctx *ctx, morph__window *w)
+/* 1 if the spawn thread has finished (never blocks). */
+static int spawn_finished(spawn_job *j)
+{
+  pthread_mutex_lock(&j->lock);
+  int done = j->done;
+  pthread_mutex_unlock(&j->lock);
+  return done;
+}
+
+/* The pause guards against back-to-back spawns: only what is left of it
+ * since the previous reconfiguration is slept. */
+static double pause_left(const morph_ctx *ctx)
+{
+  double p = ctx->opts.spawn_pause - (morph__now() - ctx->last_window_end);
+  return p > 0 ? p : 0;
+}
+
+/* The spawn inside the window, the application waiting. *out: the job,
+ * NULL if it could not be set up (then nothing was spawned). */
+static int spawn_now(morph_ctx *ctx, morph__window *w, spawn_job **out, int *abandoned)
 {
   MPI_Request req;
+  *out = NULL, *abandoned = 0;
   if (MPI_Comm_idup(ctx->comm, &w->spawncomm, &req) != MPI_SUCCESS)
     return MORPH_EMPI;
   if (morph__wait_all(1, &req, morph__now() + w->step_timeout) != MORPH_OK) {
     snprintf(w->why, sizeof w->why, "a process did not take part in the expansion");
     return MORPH_ETIMEDOUT;
   }
-  w->staycomm = ctx->comm;
-  w->nonstay_lo = w->old_size, w->nonstay_hi = w->new_size;
-  spawn_job *j = spawn_job_new(ctx, w);
+  if (!(*out = spawn_job_new(ctx, w->new_size - w->old_size, w->spawncomm)))
+    return MORPH_ENOMEM;
+  morph__sleep(pause_left(ctx));
+  return run_spawn(ctx, w, *out, abandoned);
+}
+
+int morph__live_spawn_start(morph_ctx *ctx, int n)
+{
+  morph__bg *bg = &ctx->bg;
+  double pause = pause_left(ctx);
+  bg->t0 = morph__now();
+  bg->deadline = bg->t0 + pause + bg->check.step_timeout;
+  bg->job = NULL, bg->ready = 0, bg->spawncomm = MPI_COMM_NULL;
+  MPI_Request req;
+  if (MPI_Comm_idup(ctx->comm, &bg->spawncomm, &req) != MPI_SUCCESS)
+    return MORPH_EMPI;
+  if (morph__wait_all(1, &req, bg->t0 + bg->check.step_timeout) != MORPH_OK)
+    return MORPH_ETIMEDOUT; /* the handle is written late: left alone */
+  spawn_job *j = spawn_job_new(ctx, n, bg->spawncomm);
   if (!j)
     return MORPH_ENOMEM;
-  /* The pause guards against back-to-back spawns: only what is left of it
-   * since the previous reconfiguration is slept. */
-  morph__sleep(ctx->opts.spawn_pause - (morph__now() - ctx->last_window_end));
-  int abandoned, rc = run_spawn(ctx, w, j, &abandoned);
+  j->pause = pause; /* slept by the thread, not by the application */
+  if (pthread_create(&bg->thread, NULL, spawn_main, j) != 0) {
+    spawn_job_free(j);
+    return MORPH_ESPAWN;
+  }
+  bg->job = j;
+  return MORPH_OK;
+}
+
+int morph__live_spawn_poll(morph_ctx *ctx, int *ready)
+{
+  morph__bg *bg = &ctx->bg;
+  int done = bg->job && spawn_finished(bg->job);
+  int failed = !bg->job || (done && bg->job->rc != MORPH_OK);
+  /* After a failed spawn Open MPI leaves the non-root parents inside it
+   * for good: one failure is enough to stop waiting. */
+  bg->flags[0] = done || failed || morph__now() > bg->deadline;
+  bg->flags[1] = !failed;
+  MPI_Request req;
+  /* Polled, not blocking: a stuck spawn thread may hold Open MPI's
+   * progress (docs/runtime.md, "Nothing waits on the abandoned spawn"). */
+  int rc = MPI_Iallreduce(bg->flags, bg->all, 2, MPI_INT, MPI_MIN, ctx->comm, &req) == MPI_SUCCESS
+             ? morph__wait_all(1, &req, morph__now() + bg->check.step_timeout)
+             : MORPH_EMPI;
+  *ready = rc != MORPH_OK || bg->all[0] || !bg->all[1];
+  bg->ready = *ready;
+  return rc;
+}
+
+/* The window takes over the background spawn's result: a thread that has
+ * not finished by now is abandoned, as in run_spawn. */
+static int spawn_taken(morph_ctx *ctx, morph__window *w, spawn_job **out, int *abandoned)
+{
+  morph__bg *bg = &ctx->bg;
+  spawn_job *j = bg->job;
+  *out = j, *abandoned = 0;
+  bg->job = NULL, bg->ready = 0;
+  w->spawncomm = j ? bg->spawncomm : MPI_COMM_NULL;
+  bg->spawncomm = MPI_COMM_NULL;
+  if (!j) {
+    snprintf(w->why, sizeof w->why, "the background spawn of %d processes could not be started",
+             w->new_size - w->old_size);
+    w->t_background = morph__now() - bg->t0;
+    return MORPH_ESPAWN;
+  }
+  if (!spawn_finished(j)) {
+    pthread_detach(bg->thread);
+    *abandoned = 1;
+    w->t_background = morph__now() - bg->t0;
+    return MORPH_ETIMEDOUT;
+  }
+  pthread_join(bg->thread, NULL);
+  w->t_background = j->t_end - bg->t0;
+  return j->rc;
+}
+
+static int grow(morph_ctx *ctx, morph__window *w)
+{
+  w->staycomm = ctx->comm;
+  w->nonstay_lo = w->old_size, w->nonstay_hi = w->new_size;
+  spawn_job *j;
+  int abandoned, rc;
+  if (ctx->bg.ready)
+    rc = spawn_taken(ctx, w, &j, &abandoned);
+  else if ((rc = spawn_now(ctx, w, &j, &abandoned)) != MORPH_OK && !j)
+    return rc;
   /* All parents must reach the same verdict before any uses the result. */
   rc = morph__agree(ctx, ctx->comm, rc, morph__now() + w->step_timeout);
   if (rc == MORPH_OK) {
@@ -420,7 +522,7 @@ static int grow(morph_ctx *ctx, morph__window *w)
     rc = send_wire(ctx, w);
     if (ctx->rank == 0)
       morph__hostlist_format(&j->hosts, ctx->reconf_hosts, sizeof ctx->reconf_hosts);
-  } else {
+  } else if (j) {
     snprintf(w->why, sizeof w->why, "spawning %d processes %s%s%.100s", j->n,
              abandoned ? "did not finish within the step time limit" : "failed",
              j->err[0] ? ": " : "", j->err);
@@ -428,7 +530,7 @@ static int grow(morph_ctx *ctx, morph__window *w)
     if (!abandoned)
       w->intercomm = j->inter, w->newcomm = j->merged;
   }
-  if (!abandoned)
+  if (j && !abandoned)
     spawn_job_free(j);
   return rc;
 }

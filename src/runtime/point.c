@@ -111,6 +111,11 @@ static void decide(morph_ctx *ctx, check_msg *m)
   m->named = d->hosts[0] != '\0';
   m->seq = ctx->reconf_seq + 1;
   m->step_timeout = ctx->opts.step_timeout;
+  /* A spawn thread beside the application's MPI calls needs
+   * MPI_THREAD_MULTIPLE; a move's grow stays in its window (its shrink
+   * follows at once). */
+  m->background = ctx->spawn_background && ctx->thread_multiple && mech == MORPH_MECH_LIVE &&
+                  target > ctx->size && !d->move;
 }
 
 static void window_init(morph_ctx *ctx, morph__window *w, const check_msg *m)
@@ -121,7 +126,7 @@ static void window_init(morph_ctx *ctx, morph__window *w, const check_msg *m)
   w->iteration = ctx->iteration;
   w->step_timeout = m->step_timeout;
   w->move = m->move, w->half = m->half, w->named = m->named;
-  w->t0 = morph__now();
+  w->t0 = m->background ? ctx->bg.t0 : morph__now();
   w->newcomm = w->intercomm = w->spawncomm = w->staycomm = MPI_COMM_NULL;
 }
 
@@ -151,6 +156,33 @@ static int find_movers(morph_ctx *ctx, check_msg *m)
   return MORPH_OK;
 }
 
+/* A live grow found at this check: its joiners are spawned in the
+ * background and nothing is pending until they are up (poll_background).
+ * A failure to start shows there, as a window that rolls back. */
+static int start_background(morph_ctx *ctx)
+{
+  ctx->bg.check = ctx->probed;
+  ctx->probed.act = 0;
+  int rc = morph__live_spawn_start(ctx, ctx->bg.check.target - ctx->size);
+  if (rc != MORPH_OK && ctx->rank == 0)
+    morph__log(MORPH_LOG_WARN, "0", "the background spawn could not start: %s",
+               morph_strerror(rc));
+  return MORPH_OK;
+}
+
+/* Every point while the joiners start: once all parents agree that the
+ * spawn has finished (or failed, or timed out), the grow is pending. */
+static int poll_background(morph_ctx *ctx)
+{
+  int ready;
+  morph__live_spawn_poll(ctx, &ready);
+  if (ready) {
+    ctx->probed = ctx->bg.check;
+    ctx->bg.check.act = 0;
+  }
+  return MORPH_OK;
+}
+
 static int check(morph_ctx *ctx)
 {
   check_msg *m = &ctx->probed;
@@ -162,6 +194,8 @@ static int check(morph_ctx *ctx)
     return morph__fail(ctx, MORPH_EMPI, "broadcast of the decision failed");
   }
   ctx->skip = m->skip;
+  if (m->act && m->background)
+    return start_background(ctx);
   return m->act && m->half ? find_movers(ctx, m) : MORPH_OK;
 }
 
@@ -218,6 +252,8 @@ static int probe(morph_ctx *ctx)
   ctx->iteration++;
   if (ctx->rank == 0)
     measure(ctx);
+  if (ctx->bg.check.act)
+    return poll_background(ctx);
   return ctx->skip > 0 ? (ctx->skip--, MORPH_OK) : check(ctx);
 }
 
@@ -411,6 +447,30 @@ int morph_point(morph_ctx *ctx, morph_status *status)
   }
   *status = ctx->status;
   return rc;
+}
+
+void morph__background_settle(morph_ctx *ctx)
+{
+  while (ctx->bg.check.act && ctx->status != MORPH_LEAVING) {
+    poll_background(ctx);
+    if (ctx->bg.check.act)
+      morph__sleep(0.001);
+  }
+  if (!ctx->bg.ready || !ctx->probed.act)
+    return;
+  morph_window_info in;
+  morph_status st;
+  ctx->frontend_depth++; /* morph's own calls, whoever drives the context */
+  if (begin(ctx, &in, 0, "morph_finalize") == MORPH_OK && ctx->open) {
+    morph__window *w = ctx->open;
+    if (w->run.rc == MORPH_OK) {
+      w->run.rc = MORPH_EABORTED;
+      snprintf(w->why, sizeof w->why, "the job ended before the processes spawned in the "
+               "background were taken in");
+    }
+    morph_commit(ctx, MORPH_OK, &st);
+  }
+  ctx->frontend_depth--;
 }
 
 int morph_frontend_claim(morph_ctx *ctx, const char *name)

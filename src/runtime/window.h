@@ -42,6 +42,8 @@ typedef struct morph__window {
   int move, half;       /* a move of `move` processes: its grow (half 1)
                            or its shrink (half 2, the joiners take the
                            movers' ranks); 0, 0: a resize */
+  double t_background;  /* seconds its spawn ran in the background before
+                           the window opened (0: spawned in the window) */
   int overlap;          /* opened by morph_begin_overlap(): constant
                            registrations move in the background (overlap.c) */
   struct morph__overlap *bg; /* their transfers in flight (NULL: none) */
@@ -81,6 +83,23 @@ extern const morph__mech_ops morph__mech_relaunch;
  * process. Returns how many movers the hosts could not give (0: all), or
  * a negative error (MORPH_ENOMEM, MORPH_ETIMEDOUT, MORPH_EMPI). */
 int morph__live_movers(morph_ctx *ctx, int move, int *mover);
+
+/* Background spawn of a live grow of n processes (live.c, state in
+ * ctx->bg). Start: collective over ctx->comm at the check that found the
+ * decision; starts the spawn thread and returns (a failure to start is
+ * reported by the window, which then rolls back). Poll: collective over
+ * ctx->comm at every later point; *ready is 1 on all processes once every
+ * parent's thread has finished, or one failed, or the step time limit
+ * passed: the window then opens on the result (grow takes it). Errors:
+ * MORPH_ETIMEDOUT, MORPH_EMPI (the agreement; *ready is 1 then). Requires
+ * MPI_THREAD_MULTIPLE. */
+int morph__live_spawn_start(morph_ctx *ctx, int n);
+int morph__live_spawn_poll(morph_ctx *ctx, int *ready);
+
+/* morph_finalize with a background spawn in flight or awaiting its window
+ * (point.c): waits for it, then rolls its window back, so that joiners
+ * are told and leave. Collective over ctx->comm. */
+void morph__background_settle(morph_ctx *ctx);
 
 /* Runs the adaptation window of a decision (window.c). Collective. */
 int morph__window_run(morph_ctx *ctx, morph__window *w);

@@ -46,6 +46,17 @@ expect_passed() { grep -q "CHECK PASSED.* size=$1 " out || fail "no 'CHECK PASSE
 expect_err() { grep -q -- "$1" err || fail "stderr lacks '$1'"; }
 # The report's rows as "old,new,mechanism,outcome", one per line.
 rows() { awk -F, 'NR > 1 { print $5 "," $6 "," $7 "," $9 }' r.csv; }
+# The iteration of report row N (1: the first reconfiguration).
+iteration_of() { awk -F, -v n="$1" 'NR == n + 1 { print $3 }' r.csv; }
+# Background spawn (MORPH_SPAWN_BACKGROUND=1): the window of row N opened
+# after the point that saw its decision at iteration AT, so the loop ran
+# on while the joiners started.
+expect_later() { # N AT
+  local it
+  it=$(iteration_of "$1")
+  [ -n "$it" ] && [ "$it" -gt "$2" ] ||
+    fail "row $1 ran at iteration '$it', not after the decision's $2: the loop waited"
+}
 expect_rows() {
   local want
   want=$(printf '%s\n' "$@")
@@ -200,6 +211,73 @@ fault-leaver-killed-ompi)
   grep -q "CHECK PASSED" out && fail "a job that lost data passed its check"
   expect_err "died inside reconfiguration 1"
   [ "$RC" -ne 124 ] || fail "the job hung" ;;
+bg-spawn-sequence-ompi)
+  # Grows spawn in the background (20 ms iterations, longer than the
+  # spawn's polls): each one opens its window at a later point than the
+  # decision's, and the data is checked at every iteration throughout.
+  JOB_ENV="MORPH_SPAWN_BACKGROUND=1" MORPH_STEP_TIMEOUT=20 run ompi -n 2 --mechanism live \
+    --schedule "4@it10,3@it80,5@it120" -- -n 200 -s 20
+  expect_rc 0
+  expect_rows "2,4,live,ok" "4,3,live,ok" "3,5,live,ok"
+  expect_later 1 10
+  expect_later 3 120
+  expect_passed 5 ;;
+bg-spawn-overlap-sequence-ompi)
+  # The split API (probe, begin_overlap, progress, commit) over a
+  # background spawn: probe reports the grow pending only once the joiners
+  # are up.
+  JOB_ENV="MORPH_SPAWN_BACKGROUND=1" MORPH_STEP_TIMEOUT=20 run ompi -n 2 --mechanism live \
+    --schedule "4@it10,3@it80" -- -n 150 -s 20 --overlap 3
+  expect_rc 0
+  expect_rows "2,4,live,ok" "4,3,live,ok"
+  expect_later 1 10
+  expect_passed 3 ;;
+bg-spawn-hung-rolls-back-ompi)
+  # The joiners hang before joining: the loop (which reduces over the job's
+  # communicator every iteration) goes on at 2 while the spawn waits; after
+  # the step time limit the grow rolls back with the data intact, and the
+  # next decision is a relaunch. The loop goes on slowly: the stuck spawn
+  # thread holds Open MPI's progress in a PMIx lookup, and the loop's own
+  # MPI_Allreduce waits behind it (measured: 14 iterations in 4.6 s instead
+  # of about 200; the blocking path would run none), hence the low bar.
+  JOB_ENV="MORPH_SPAWN_BACKGROUND=1" MORPH_STEP_TIMEOUT=4 run ompi -n 2 \
+    --schedule "4@it10,3@it300" -- -n 500 -s 20 --fault joiner-hang
+  expect_rc 0
+  expect_err "spawning 2 processes did not finish within the step time limit"
+  expect_rows "2,2,live,MORPH_ETIMEDOUT" "2,3,relaunch,ok"
+  expect_later 1 12
+  expect_passed 3 ;;
+bg-spawn-joiner-killed-rolls-back-ompi)
+  # A joiner spawned in the background dies once its window opens: rolled
+  # back at 2, data intact; the next grow (no rank 3) goes live again.
+  JOB_ENV="MORPH_SPAWN_BACKGROUND=1" MORPH_STEP_TIMEOUT=4 run ompi -n 2 --mpi-arg \
+    --enable-recovery --schedule "4@it10,3@it150" -- -n 300 -s 20 --fault joiner-die
+  expect_rc 0
+  expect_err "stopped answering"
+  expect_rows "2,2,live,MORPH_ETIMEDOUT" "2,3,live,ok"
+  expect_later 1 10
+  expect_later 2 150
+  expect_passed 3 ;;
+bg-spawn-fails-ompi)
+  # No slot for the joiners: the background spawn fails, the loop never
+  # stopped, the job stays at 2.
+  echo "localhost slots=2" >hosts
+  JOB_ENV="MORPH_SPAWN_BACKGROUND=1" MORPH_STEP_TIMEOUT=5 run ompi -n 2 --hostfile hosts \
+    --schedule "4@it10" -- -n 200 -s 20
+  expect_rc 0
+  [ "$(rows | cut -d, -f1,2)" = "2,2" ] || fail "the job did not stay at 2 processes"
+  expect_err "spawning 2 processes failed"
+  expect_later 1 10
+  expect_passed 2 ;;
+bg-spawn-job-ends-first-ompi)
+  # The loop ends while the joiners start: morph_finalize waits for them
+  # and rolls the grow back, so that they leave; nothing is left behind.
+  JOB_ENV="MORPH_SPAWN_BACKGROUND=1" MORPH_STEP_TIMEOUT=20 run ompi -n 2 --mechanism live \
+    --schedule "4@it10" -- -n 12 -s 5
+  expect_rc 0
+  expect_rows "2,2,live,MORPH_EABORTED"
+  expect_err "the job ended before the processes spawned in the background were taken in"
+  expect_passed 2 ;;
 bad-limits-ompi)
   # morph run reads the variables too (its --min/--max defaults): it
   # refuses before starting anything; the job alone refuses them as well.
