@@ -178,6 +178,9 @@ static int setup(struct morph__launch *r)
     rc = morph__launch_ckptdir_check(r->opt->checkpoint_dir ? r->opt->checkpoint_dir
                                                              : getenv("MORPH_CHECKPOINT_DIR"),
                                      &r->mon.watch, &r->log);
+  int swept = morph__launch_session_sweep();
+  if (swept > 0)
+    morph__say(&r->log, 1, "removed %d temporary folder(s) of killed morph runs", swept);
   if (rc == MORPH_OK)
     rc = morph__launch_server_open(r);
   if (rc == MORPH_OK)

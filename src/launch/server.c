@@ -29,7 +29,10 @@ int morph__launch_server_open(struct morph__launch *r)
   if (r->opt->listen)
     return open_tcp(r);
   const char *tmp = getenv("TMPDIR");
-  snprintf(r->dir, sizeof r->dir, "%s/morph-run-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+  /* The pid in the name lets a later morph run remove the folder if this
+   * one is killed with SIGKILL (session.h). */
+  snprintf(r->dir, sizeof r->dir, "%s/morph-run-%ld-XXXXXX", tmp && *tmp ? tmp : "/tmp",
+           (long)getpid());
   /* mkdtemp makes the folder 0700: nobody else can even reach the socket. */
   if (!mkdtemp(r->dir)) {
     morph__say(&r->log, 0, "cannot create a temporary folder %s: %s", r->dir, strerror(errno));

@@ -1,5 +1,7 @@
 #include "session.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <ftw.h>
 #include <glob.h>
 #include <limits.h>
@@ -8,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -18,15 +21,27 @@
 
 #define MAX_HOSTS 512
 
-int morph__launch_session_name(char *out, size_t size)
+/* The folder morph run's temporary entries go in, and this host's name
+ * as they spell it. */
+static const char *tmp_base(void)
 {
   const char *tmp = getenv("TMPDIR");
-  if (!tmp || tmp[0] != '/' || !morph__host_word_ok(tmp))
-    tmp = "/tmp";
-  char host[256] = "";
-  if (gethostname(host, sizeof host - 1) != 0 || !morph__host_word_ok(host))
-    snprintf(host, sizeof host, "host");
+  return tmp && tmp[0] == '/' && morph__host_word_ok(tmp) ? tmp : "/tmp";
+}
+
+static void short_host(char *host, size_t size)
+{
+  host[0] = '\0';
+  if (gethostname(host, size - 1) != 0 || !morph__host_word_ok(host))
+    snprintf(host, size, "host");
   host[strcspn(host, ".")] = '\0';
+}
+
+int morph__launch_session_name(char *out, size_t size)
+{
+  const char *tmp = tmp_base();
+  char host[256];
+  short_host(host, sizeof host);
   /* A random part: another user who guesses the name cannot make the
    * folder first (Open MPI puts its session files there). */
   unsigned r = (unsigned)getpid() * 2654435761u;
@@ -47,6 +62,45 @@ void morph__launch_session_remove_here(const char *base)
 {
   if (base && *base)
     nftw(base, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* The pid in a name "<prefix><pid>-<rest>" of this user's folder (not a
+ * link) whose process is gone, else 0. */
+static long dead_owner(const char *dir, const char *name, const char *prefix)
+{
+  size_t n = strlen(prefix);
+  char *end;
+  if (strncmp(name, prefix, n) != 0)
+    return 0;
+  long pid = strtol(name + n, &end, 10);
+  if (pid <= 0 || end == name + n || *end != '-')
+    return 0;
+  char path[PATH_MAX];
+  struct stat st;
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  if (lstat(path, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != getuid())
+    return 0;
+  return kill((pid_t)pid, 0) != 0 && errno == ESRCH ? pid : 0;
+}
+
+int morph__launch_session_sweep(void)
+{
+  const char *tmp = tmp_base();
+  char host[256], session[300], path[PATH_MAX];
+  short_host(host, sizeof host);
+  snprintf(session, sizeof session, "morph-%s-", host);
+  DIR *d = opendir(tmp);
+  struct dirent *e;
+  int n = 0;
+  while (d && (e = readdir(d)))
+    if (dead_owner(tmp, e->d_name, "morph-run-") || dead_owner(tmp, e->d_name, session)) {
+      snprintf(path, sizeof path, "%s/%s", tmp, e->d_name);
+      morph__launch_session_remove_here(path);
+      n++;
+    }
+  if (d)
+    closedir(d);
+  return n;
 }
 
 int morph__launch_session_note_jobs(const char *base, struct morph__launch_shm *shm)

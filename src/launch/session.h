@@ -26,6 +26,13 @@ int morph__launch_session_name(char *out, size_t size);
 /* Removes the folder `base` and all it holds, on this host. */
 void morph__launch_session_remove_here(const char *base);
 
+/* Removes, on this host, the folders of this user that morph runs killed
+ * with SIGKILL (no handler runs) left in the folder session names go in:
+ * their session folders "morph-<this host>-<pid>-*" and socket folders
+ * "morph-run-<pid>-*" (server.c) whose pid no longer runs. Returns how
+ * many were removed. */
+int morph__launch_session_sweep(void);
+
 /* Open MPI's shared-memory segments of a job's processes,
  * /dev/shm/vader_segment.<host>.<uid>.<job id in hex>.<rank>: each process
  * removes its own at its end, but one that is killed (a crash, a joiner

@@ -7,6 +7,7 @@
 set -u
 CASE=$1
 C=${CLUSTER_SH:?}
+. "$(dirname "$0")/../lib/hosts.sh"
 N=3
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
@@ -14,20 +15,13 @@ if [ "$EUID" -ne 0 ] && [ "$CASE" != not-root ]; then
   echo "cluster tests need root (namespaces, a bridge, daemons): skipped"
   exit 77
 fi
-# Each emulated host has a private /tmp (a checkpoint written only locally
-# must be caught), so a build tree under /tmp is not there on the hosts.
-case "${MORPH:-}" in /tmp/*)
-  if [ "$CASE" != up ] && [ "$CASE" != down ] && [ "$CASE" != not-root ]; then
-    echo "the build tree is under /tmp, which each emulated host has private: build elsewhere to run $CASE; skipped"
-    exit 77
-  fi ;;
-esac
+skip_if_build_in_tmp "${MORPH:-}" "$CASE"
 
 # The instance's variables (hostfile, subnet, Open MPI's agent) for the
 # cases that use it: some name its hostfile in their first line.
 case "$CASE" in
 up | down | not-root) ;;
-*) eval "$(timeout 30 bash "$C" env 2>/dev/null)" ;;
+*) instance_env "$C" ;;
 esac
 
 fail() {
@@ -35,13 +29,6 @@ fail() {
   FAILED=1
   timeout 10 bash "$C" status
   exit 1
-}
-
-# on HOST CMD...: CMD on a host of the cluster, at most 30 s.
-on() { timeout 30 bash "$C" exec "$@"; }
-
-expect_eq() { # WHAT GOT WANT
-  [ "$2" = "$3" ] || fail "$1: got '$2', expected '$3'"
 }
 
 # tcp_banner FROM TO: the first line TO's sshd sends to FROM, by name.
@@ -60,8 +47,7 @@ case_up() {
   s=$(small_dir)
   mkdir -p "$s" && { mountpoint -q "$s" || mount -t tmpfs -o size=4k,mode=0700 morph-small "$s"; } ||
     fail "cannot mount a small tmpfs at $s"
-  timeout 60 bash "$C" up $N || fail "up $N failed"
-  timeout 10 bash "$C" status || fail "status is not 0 after up"
+  instance_up "$C" $N 60
 }
 
 case_hostnames() {
@@ -187,12 +173,6 @@ case_kill() {
   timeout 10 bash "$C" status >/dev/null || fail "status is not 0 after up"
 }
 
-# procs_on NODE JOB: processes of morphd job JOB running on NODE (its
-# network namespace: the emulated hosts share one process table).
-procs_on() {
-  on "$1" bash -c 'n=0; for d in /proc/[0-9]*; do [ $d/ns/net -ef /proc/self/ns/net ] &&
-    grep -qsxzF MORPH_JOB_ID='"$2"' $d/environ && n=$((n + 1)); done; echo $n'
-}
 
 # two_each J1 J2 J3 TRIES: until node1..3 each run 2 processes of jobs J1,
 # J2, J3 (at most TRIES looks, 0.5 s apart), then checks it.
@@ -665,11 +645,6 @@ case_morphd_proactive() {
   grep -E "^it|rank" "$D/jobs/1.out"
 }
 
-# orteds_on NODE: Open MPI daemons (orted) running in NODE's namespace.
-orteds_on() {
-  on "$1" bash -c 'n=0; for d in /proc/[0-9]*; do [ $d/ns/net -ef /proc/self/ns/net ] &&
-    [ "$(cat $d/comm 2>/dev/null)" = orted ] && n=$((n + 1)); done; echo $n'
-}
 
 # check_gone NAME SLOT: nothing of instance NAME (slot SLOT) is left.
 check_gone() {
@@ -678,8 +653,7 @@ check_gone() {
   ip -o link show | grep -q ": morph$2n[0-9]*@" && fail "a veth of slot $2 left"
   [ -z "$(ip -4 -o addr show to "198.18.0.$((32 * $2))/27")" ] || fail "an address of slot $2 left"
   pgrep -f "morph-cluster-hold $1 " >/dev/null && fail "a holder of $1 left"
-  pgrep -f "$st/" >/dev/null && fail "a process of $1 left: $(pgrep -af "$st/")"
-  [ -e "$st" ] && fail "state folder $st left"
+  instance_gone "$st"
   [ -e "$st.lock" ] && fail "lock file $st.lock left"
   true
 }
@@ -795,11 +769,6 @@ case_fallback_link_down() {
     fail "the relaunch after the failed grow took $t1 s, more than twice the normal $t2 s"
 }
 
-# holds_on NODE JOB: placeholders of JOB on NODE (docs/runtime.md).
-holds_on() {
-  on "$1" bash -c 'n=0; for d in /proc/[0-9]*; do [ $d/ns/net -ef /proc/self/ns/net ] &&
-    grep -qsxzF MORPH_HOLD_OF='"$2"' $d/environ && n=$((n + 1)); done; echo $n'
-}
 
 # Grows across hosts whatever came before (issue 23). Open MPI 4.1.4's
 # daemon on a host forgets a job when that job's last process there ends,
@@ -908,11 +877,6 @@ case_ckpt_full_hosts() {
   expect_eq "files left in the small folder" "$(ls -A "$s" | wc -l)" 0
 }
 
-# pids_on NODE JOB: the PIDs of JOB's processes on NODE.
-pids_on() {
-  on "$1" bash -c 'for d in /proc/[0-9]*; do [ $d/ns/net -ef /proc/self/ns/net ] &&
-    grep -qsxzF MORPH_JOB_ID='"$2"' $d/environ && echo ${d#/proc/}; done'
-}
 
 # relaunch_s LOG FROM TO K: what the Kth "FROM->TO relaunch ok" cost, checkpoint
 # and restart (not the wait for the iteration its decision named).

@@ -313,6 +313,21 @@ case_sigterm_stubborn() {
   no_leftovers
 }
 
+# SIGKILL leaves morph run no chance to remove its socket and session
+# folders (a test's clean-up, an OOM kill): the next morph run of the user
+# on the host removes those whose process is gone.
+case_sigkill_swept() {
+  start_bg -n 2 -- --iters 100000
+  local pids
+  pids=$(pgrep -f "$T" | grep -vx "$$")
+  kill -KILL $pids; wait "$BG" 2>/dev/null
+  sleep 0.2
+  [ -n "$(ls -A "$T/tmp")" ] || fail "the killed run left nothing to sweep"
+  run -n 1 -- --iters 5
+  expect_rc 0
+  no_leftovers
+}
+
 case_socket_private() {
   run -n 1 -- --iters 5
   expect_rc 0

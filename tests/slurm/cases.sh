@@ -6,6 +6,8 @@
 set -u
 CASE=$1
 SLURM=${SLURM_SH:?}
+CLUSTER_SH=$(dirname "$SLURM")/cluster.sh
+. "$(dirname "$0")/../lib/hosts.sh"
 N=4
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
@@ -13,13 +15,7 @@ if [ "$EUID" -ne 0 ]; then
   echo "Slurm tests need root (an emulated cluster, Slurm's daemons): skipped"
   exit 77
 fi
-# As in tests/cluster: the emulated hosts' /tmp is their own.
-case "${BIN:-}" in /tmp/*)
-  if [ "$CASE" != up ] && [ "$CASE" != down ]; then
-    echo "the build tree is under /tmp, which each emulated host has private: build elsewhere to run $CASE; skipped"
-    exit 77
-  fi ;;
-esac
+skip_if_build_in_tmp "${BIN:-}" "$CASE"
 
 JOBS=()
 REVIVE= # a node whose slurmd a case killed, until it is back (morphd_trap)
@@ -39,10 +35,6 @@ fail() {
 
 # s CMD...: a Slurm command on the head, with SLURM_CONF set, at most 60 s.
 s() { timeout 60 bash "$SLURM" exec "$@"; }
-
-expect_eq() { # WHAT GOT WANT
-  [ "$2" = "$3" ] || fail "$1: got '$2', expected '$3'"
-}
 
 # wait_for WHAT SECONDS CMD...: until CMD succeeds.
 wait_for() {
@@ -89,8 +81,7 @@ grow() {
 
 case_up() {
   trap - EXIT
-  timeout 120 bash "$SLURM" up $N || fail "slurm.sh up $N failed"
-  timeout 30 bash "$SLURM" status || fail "status is not 0 after up"
+  instance_up "$SLURM" $N 120
 }
 
 case_sinfo_idle() {
@@ -520,21 +511,13 @@ spank_limits_reach_morphd() {
 
 # --- the relaunch fallback inside a grown allocation (issue 9, item 5) ------
 
-CLUSTER_SH=$(dirname "$SLURM")/cluster.sh
 
-# procs_of NODE J: processes of morph job J (MORPH_JOB_ID in their
-# environment) in NODE's network namespace.
-procs_of() {
-  timeout 30 bash "$CLUSTER_SH" exec "$1" bash -c 'n=0; for d in /proc/[0-9]*; do
-    [ $d/ns/net -ef /proc/self/ns/net ] && grep -qsxzF MORPH_JOB_ID='"$2"' $d/environ &&
-    n=$((n + 1)); done; echo $n'
-}
 
 # nothing_left J: no process of job J on any node.
 nothing_left() {
   local n
   for ((n = 1; n <= N; n++)); do
-    expect_eq "processes of job $1 left on node$n" "$(procs_of "node$n" "$1")" 0
+    expect_eq "processes of job $1 left on node$n" "$(procs_on "node$n" "$1")" 0
   done
 }
 
@@ -680,9 +663,6 @@ all_allocatable() {
   [ -n "$e" ] && s scancel "$e" && wait_for "probe $e gone" 30 idle_count_is $N
 }
 
-# on HOST CMD...: CMD on an emulated host (its own /tmp).
-on() { timeout 30 bash "$(dirname "$SLURM")/cluster.sh" exec "$@"; }
-
 # session_bases NODE: the session folder bases of morph jobs that have
 # Open MPI folders on NODE (morph run's <TMPDIR>/morph-<host>-<pid>), and
 # any folder left in Open MPI's default place.
@@ -783,10 +763,7 @@ case_down() {
   trap - EXIT
   st=$(timeout 30 bash "$SLURM" env 2>/dev/null | sed -n 's/^export MORPH_CLUSTER_STATE=//p')
   timeout 120 bash "$SLURM" down || fail "slurm.sh down failed"
-  if [ -n "$st" ]; then
-    pgrep -f "$st/" >/dev/null && fail "processes of the instance left: $(pgrep -af "$st/")"
-    [ -e "$st" ] && fail "state folder $st left"
-  fi
+  [ -z "$st" ] || instance_gone "$st"
   timeout 10 bash "$SLURM" status >/dev/null
   expect_eq "status after down" $? 3
 }
@@ -885,12 +862,6 @@ placement_batch_host_rule() {
 
 # --- the proactive move on Slurm (issue 10) ----------------------------------
 
-# orteds_on NODE: Open MPI daemons (orted) in NODE's network namespace.
-orteds_on() {
-  timeout 30 bash "$CLUSTER_SH" exec "$1" bash -c 'n=0; for d in /proc/[0-9]*; do
-    [ $d/ns/net -ef /proc/self/ns/net ] && [ "$(cat $d/comm 2>/dev/null)" = orted ] &&
-    n=$((n + 1)); done; echo $n'
-}
 
 # final_state J: the State of job J's last sacct record once slurmdbd has
 # its end, which may come seconds after the job left the queue under load
@@ -989,7 +960,7 @@ proactive_move() { # HOW: heartbeats (node3's sshd stops) or drain (scontrol)
     fail "node3 left the Slurm job before the relaunch was done"
   echo "node3 failing to job $j on node[1-2] in Slurm: $((SECONDS - t0)) s"
   grep -E "node3|job $j" "$MD/morphd.log" | tail -n 12
-  expect_eq "processes of job $j on node3 after the move" "$(procs_of node3 "$j")" 0
+  expect_eq "processes of job $j on node3 after the move" "$(procs_on node3 "$j")" 0
   expect_eq "Open MPI daemons on node3 after the move" "$(orteds_on node3)" 0
   grep -q "relaunching without node3 (node3:2 left it)" "$out" ||
     fail "morph run did not relaunch without node3: $(grep 'morph run' "$out" | tail -n 5)"
