@@ -41,10 +41,11 @@
  * bounded slowdown; with line 6 stopping at preferred, as dmr does, the
  * synthetic traces lost 20-80 %; growing freely while jobs wait and not
  * growing while they wait each lost on one family of traces (KTH-SP2,
- * LANL-CM5) what the other won; choosing between the two by QUEUE_SHARE
- * brought the worst bounded slowdown against the best policy from 1.56 to
- * about 1.12 (docs/policies.md). The share is a judgement, not a fit: 0.1
- * to 0.5 all did better than no rule, none reached 5 % everywhere. */
+ * LANL-CM5) what the other won, and so did line 6; choosing between the
+ * behaviours by QUEUE_SHARE takes the worst bounded slowdown against the
+ * best policy from 1.56 to 1.27, every real trace within 5 %
+ * (docs/policies.md). A third is a judgement, not a fit: shares from 0.15
+ * to 0.5 all did better than no choice, none reached 5 % everywhere. */
 #include "internal.h"
 
 /* The queue can be served by shrinking when at least one waiting job in
