@@ -1,7 +1,8 @@
 /* MTCT + DMR ("mdmr", ours; `mdmr+easy` is morph's default policy): Elastic
  * MPI's efficiency rule (paper 002 section 3.3.4, mtct.c) to size jobs,
  * DMRlib's Algorithm 2 line 6 (paper 000, dmr.c) to start waiting jobs,
- * and growth that never delays EASY's reservation. Chosen on the
+ * and growth that delays EASY's reservation only while line 6 can give
+ * the units back, chosen by what the queue shows. Chosen on the
  * evaluation of docs/policy-evaluation.md, where each of its parts was
  * measured against the policies it comes from:
  *
