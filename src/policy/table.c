@@ -32,9 +32,10 @@ const morph__resize_entry morph__resize_table[] = {
      "002 would halve to jobs it would double",
      NULL, morph__edmr_after},
     {"mdmr",
-     "MTCT + DMR (ours, the default on EASY): while jobs wait, halve what paper 002 would halve "
-     "and shrink jobs down to their minimum to start a waiting job; double what it would double, "
-     "but while jobs wait only where EASY's reservation of the first is not delayed",
+     "MTCT + DMR (ours, the default on EASY): while jobs wait, halve what paper 002 would halve; "
+     "when a third of the waiting jobs could start by shrinking, shrink jobs down to their minimum "
+     "to start one and double what paper 002 would double, otherwise double only where EASY's "
+     "reservation of the first waiting job is not delayed",
      morph__mdmr_before, morph__mdmr_after},
     {"stepping",
      "stepping scheduler (paper 002 5.4.4): grow every malleable job by step_units every "
