@@ -65,7 +65,7 @@ mkdir -p "$out/sdiag" "$out/jobs"
 U="setpriv --reuid=65534 --regid=65534 --clear-groups" # user nobody
 poller=
 up=0
-trap '[ -z "$poller" ] || kill "$poller" 2>/dev/null; stop_morphd
+trap 'set +e; [ -z "$poller" ] || kill "$poller" 2>/dev/null || true; stop_morphd
   [ $up = 0 ] || timeout 180 $SL down >/dev/null 2>&1 || echo "bench/slurm-scale.sh: $name not down" >&2' EXIT
 trap 'exit 130' INT TERM
 
@@ -189,7 +189,7 @@ window() {
     [ -z "$mdpid" ] || rss+=("$(awk '/VmRSS/ { printf "%.1f", $2 / 1024 }' "/proc/$mdpid/status" 2>/dev/null)")
   done
   [ "$mode" != morphd ] || { sleep 2; stop_morphd; }
-  [ -z "$poller" ] || { kill "$poller" 2>/dev/null; wait "$poller" 2>/dev/null; poller=; }
+  [ -z "$poller" ] || { kill "$poller" 2>/dev/null; wait "$poller" 2>/dev/null || true; poller=; }
   for ((m = 1; m <= minutes; m++)); do
     f=$out/sdiag/$mode-$r
     if [ "$mode" = morphd ]; then
