@@ -24,6 +24,10 @@
 #              grows onto a second host, a rigid 4-process job arrives and
 #              Jacobi shrinks off a whole host; the rigid job starts there
 #              once the host is checked empty (rms/gone.c)
+#    then the wire between node1 and node2 against morph's cross-host
+#    redistribution, R runs (bench/cluster-wire.sh on this instance; its
+#    keys tcp_wire_mib_s, mpi_p2p_mib_s, cross_host_redist_mib_s,
+#    cross_host_redist_vs_wire, bare_cross_host_redist_mib_s)
 #    Keys (median of the R runs, with min and max):
 #      cross_host_expand_s        morph's 2 -> 4 onto node2 (spawn, merge,
 #                                 redistribution, commit: morph run's report)
@@ -48,7 +52,8 @@
 # Output in DIR (default $MORPH_BUILD/bench-out/cluster): resizes.csv,
 # resizes.png, report/, logs. Ends with
 #   RESULT hosts=3 cross_host_expand_s=.. (_min, _max) cross_host_expand_vs_bare=..
-#          cross_host_shrink_s=.. host_release_s=..
+#          cross_host_shrink_s=.. host_release_s=.. tcp_wire_mib_s=.. mpi_p2p_mib_s=..
+#          cross_host_redist_mib_s=.. cross_host_redist_vs_wire=..
 #          cluster_flexible_vs_fixed_completion=<makespan fixed / flexible> runs=R mib=M jobs=J
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -62,7 +67,7 @@ bench_parse "runs:,mib:,jobs:,quick,workload,no-workload,out:" \
 case $build in /tmp/*) echo "$bench_name: the build tree is under /tmp, private on each emulated host" >&2; exit 2 ;; esac
 apps=(jacobi cg heat farm nbody)
 bench_build morph morph-run morph-daemon morph-submit morph-status morph-report morph-workload \
-  bench-bare.ompi bench-reconf.ompi "${apps[@]/%/.ompi}"
+  bench-bare.ompi bench-reconf.ompi bench-wire.ompi "${apps[@]/%/.ompi}"
 out=${out:-$build/bench-out/cluster}
 rm -rf "$out"
 mkdir -p "$out/log"
@@ -174,6 +179,11 @@ if [ "$workload" = 0 ]; then
   bench_row host_release_s "morphd host release (ACK -> next job)" "$(col 7)"
   result="$bench_result runs=$runs mib=$mib"
   bash "$root/bench/cluster-plot.sh" "$csv" "$out/resizes.png" || echo "$bench_name: plot failed" >&2
+  wq=
+  [ "$quick" = 1 ] && wq=--quick
+  wire=$(bash "$root/bench/cluster-wire.sh" --name "$name" --runs "$runs" --mib "$mib" $wq --out "$out/wire" |
+    sed -n 's/^RESULT //p') || echo "$bench_name: the wire measurement failed (see $out/wire)" >&2
+  result+=$(awk '{ for (i = 1; i <= NF; i++) if ($i !~ /^(load|wire_runs|wire_mib)=/) printf " %s", $i }' <<<"${wire:-}")
 else
   result="RESULT hosts=3"
 fi
