@@ -573,7 +573,7 @@ case_app_ckpt_dir_unsafe_refused() {
   expect_rc 125
   expect_err "checkpoint folder $T/open may be written by others (mode 0777, no sticky bit)"
   chmod 1777 "$T/open"
-  rc_run -n 2 --checkpoint-dir "$T/open" --schedule "3@it5:relaunch" -- -n 20
+  rc_run -n 2 --checkpoint-dir "$T/open" --schedule "3@it5:relaunch" -- -n 20 -s 20
   expect_rc 0
   expect_row 1 "2,3,relaunch,ok"
   expect_out "CHECK PASSED"
